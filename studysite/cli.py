@@ -1,0 +1,152 @@
+"""The command line: parse arguments, call the package, print diagnostics, set the exit status."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+from pathlib import Path
+
+from . import catalogs, pipeline
+from .diagnostics import ContentError, Report, plural
+from .search import SearchIndexError
+from .write import OutputError
+
+EXIT_OK, EXIT_CONTENT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+def make_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="build.py", description="Build a multilingual study site from YAML content.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    build = commands.add_parser("build", help="build the site (the default command)")
+    _content_options(build)
+    build.add_argument("--out", type=Path, default=Path("site"), help="output folder (default: site)")
+    build.add_argument("--base-url", default="", help="URL the site will be served from; overrides base_url in site.yaml")
+    build.add_argument("--jobs", type=_positive, default=1, help="pages rendered in parallel (default: 1)")
+    build.add_argument("--no-search", action="store_true", help="skip the search index")
+
+    check = commands.add_parser("check", help="validate the content; write nothing")
+    _content_options(check)
+
+    serve = commands.add_parser("serve", help="build, serve on 127.0.0.1 and rebuild on change")
+    _content_options(serve)
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--out", type=Path, default=Path("site"))
+
+    status = commands.add_parser("status", help="translation coverage per language")
+    _content_options(status)
+
+    i18n = commands.add_parser("i18n", help="gettext workflow for the UI strings in templates/")
+    i18n.add_argument("action", choices=["extract", "update", "init"])
+    i18n.add_argument("language", nargs="?", help="language code, for init")
+    i18n.add_argument("--content", type=Path, default=Path("content"), help=argparse.SUPPRESS)
+    return parser
+
+
+def _content_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--content", type=Path, default=Path("content"), help="content folder (default: content)")
+    parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
+
+
+def _positive(value: str) -> int:
+    number = int(value)
+    if number < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return number
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
+        argv = ["build", *argv]
+    args = make_parser().parse_args(argv)
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        return COMMANDS[args.command](args)
+    except ContentError as error:
+        return _fail(error.diagnostics)
+    except (OutputError, catalogs.CatalogError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except SearchIndexError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_CONTENT
+    except KeyboardInterrupt:
+        print("Interrupted; the previous site is unchanged.", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except OSError as error:
+        print(f"error: cannot write the site: {error.strerror or error}; the previous site is unchanged.", file=sys.stderr)
+        return EXIT_CONTENT
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
+def _fail(diagnostics) -> int:
+    report = Report(diagnostics=list(diagnostics))
+    _print_diagnostics(report)
+    print(f"Build failed: {report.summary()}.", file=sys.stderr)
+    return EXIT_CONTENT
+
+
+def _print_diagnostics(report: Report) -> None:
+    for diagnostic in report.sorted():
+        print(diagnostic.format(), file=sys.stderr)
+
+
+def _options(args) -> pipeline.Options:
+    return pipeline.Options(
+        content_dir=args.content,
+        out_dir=getattr(args, "out", Path("site")),
+        base_url=getattr(args, "base_url", ""),
+        strict=args.strict,
+        search=not getattr(args, "no_search", False),
+        jobs=getattr(args, "jobs", 1),
+    )
+
+
+def run_build(args) -> int:
+    result = pipeline.build(_options(args))
+    _print_diagnostics(result.report)
+    warnings = f", {plural(len(result.report.warnings), 'warning')}" if result.report.warnings else ""
+    print(f"Built {plural(result.pages, 'page')} in {plural(result.languages, 'language')} in {result.seconds:.1f} s ({result.changed} files changed{warnings}).")
+    return EXIT_OK
+
+
+def run_check(args) -> int:
+    report = Report(strict=args.strict)
+    loaded = pipeline.load(_options(args), report)
+    _print_diagnostics(report)
+    print(f"Checked {plural(len(loaded.pages), 'page')}: {report.summary()}.")
+    return EXIT_OK
+
+
+def run_serve(args) -> int:
+    from .serve import serve
+
+    return serve(_options(args), args.port)
+
+
+def run_status(args) -> int:
+    from .status import print_status
+
+    return print_status(_options(args))
+
+
+def run_i18n(args) -> int:
+    options = _options_for_i18n(args)
+    if args.action == "init" and not args.language:
+        print("error: 'i18n init' needs a language code, e.g. 'python build.py i18n init de'", file=sys.stderr)
+        return EXIT_USAGE
+    message = catalogs.run(args.action, options.site_root, args.language)
+    print(message)
+    return EXIT_OK
+
+
+def _options_for_i18n(args) -> pipeline.Options:
+    return pipeline.Options(content_dir=args.content)
+
+
+COMMANDS = {"build": run_build, None: run_build, "check": run_check, "serve": run_serve, "status": run_status, "i18n": run_i18n}

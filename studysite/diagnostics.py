@@ -1,0 +1,108 @@
+"""Diagnostics: located errors and warnings, collected over a whole run and printed once."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class Location:
+    """A place in a content file; line and column are 1-based."""
+
+    path: str
+    line: int = 0
+    column: int = 0
+
+    def __str__(self) -> str:
+        if not self.line:
+            return self.path
+        return f"{self.path}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    severity: Severity
+    location: Location
+    code: str
+    message: str
+    hint: str = ""
+    source_line: str = ""
+
+    def format(self) -> str:
+        lines = [f"{self.location}: {self.severity.value}: {self.message} [{self.code}]"]
+        if self.source_line and self.location.column:
+            lines.append("    " + self.source_line)
+            lines.append("    " + " " * (self.location.column - 1) + "^")
+        if self.hint:
+            lines.append(f"  hint: {self.hint}")
+        return "\n".join(lines)
+
+
+class ContentError(Exception):
+    """Raised once a phase has collected errors; carries every diagnostic of the run."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        super().__init__(f"{len(diagnostics)} diagnostics")
+        self.diagnostics = diagnostics
+
+
+@dataclass
+class Report:
+    """Collects diagnostics for one run. Source text is kept to show the offending line."""
+
+    strict: bool = False
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    sources: dict[str, list[str]] = field(default_factory=dict)
+
+    def remember_source(self, path: str, text: str) -> None:
+        self.sources[path] = text.splitlines()
+
+    def _add(self, severity: Severity, location: Location, code: str, message: str, hint: str) -> None:
+        lines = self.sources.get(location.path, [])
+        source_line = lines[location.line - 1] if 0 < location.line <= len(lines) else ""
+        self.diagnostics.append(Diagnostic(severity, location, code, message, hint, source_line))
+
+    def error(self, location: Location, code: str, message: str, hint: str = "") -> None:
+        self._add(Severity.ERROR, location, code, message, hint)
+
+    def warning(self, location: Location, code: str, message: str, hint: str = "") -> None:
+        severity = Severity.ERROR if self.strict else Severity.WARNING
+        self._add(severity, location, code, message, hint)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity is Severity.ERROR]
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity is Severity.WARNING]
+
+    def raise_if_errors(self) -> None:
+        if self.errors:
+            raise ContentError(self.sorted())
+
+    def sorted(self) -> list[Diagnostic]:
+        return sorted(
+            self.diagnostics,
+            key=lambda d: (d.location.path, d.location.line, d.location.column, d.code, d.message),
+        )
+
+    def summary(self) -> str:
+        return f"{plural(len(self.errors), 'error')}, {plural(len(self.warnings), 'warning')}"
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def did_you_mean(word: str, candidates) -> str:
+    """A hint naming the closest candidate, or '' when nothing is close."""
+    matches = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
+    return f"did you mean '{matches[0]}'?" if matches else ""

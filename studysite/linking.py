@@ -1,0 +1,98 @@
+"""Linking: find glossary term names in rendered text and link them to their term pages.
+
+Matching ignores case, takes whole words in alphabetic scripts ("Rappelons" is not
+"Rappel"; "l'attention" holds "attention") and substrings in Chinese and Japanese, where
+words are not separated by spaces. Text inside links and code is never linked.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from typing import Callable, Mapping
+
+_CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]")
+_TOKENS = re.compile(r"(<[^>]*>)")
+_SKIPPED_TAGS = ("a", "code", "pre")
+
+
+def _pattern(name: str) -> str:
+    escaped = r"\s+".join(re.escape(html.escape(part, quote=False)) for part in name.split())
+    if _CJK.search(name):
+        return escaped
+    return rf"(?<!\w){escaped}(?!\w)"
+
+
+@dataclass(frozen=True)
+class TermMatcher:
+    """Finds the names of one language's terms; names maps a name (casefolded) to a term id."""
+
+    pattern: re.Pattern | None
+    names: Mapping[str, str]
+
+    @classmethod
+    def build(cls, names_by_term: Mapping[str, tuple[str, ...]]) -> "TermMatcher":
+        names: dict[str, str] = {}
+        for term_id, term_names in names_by_term.items():
+            for name in term_names:
+                names.setdefault(_key(html.escape(name, quote=False)), term_id)
+        if not names:
+            return cls(None, {})
+        every_name = {name for term_names in names_by_term.values() for name in term_names}
+        ordered = sorted(every_name, key=lambda n: (-len(n), n))
+        pattern = re.compile("|".join(_pattern(n) for n in ordered), re.IGNORECASE)
+        return cls(pattern, names)
+
+    def term_at(self, match: re.Match) -> str:
+        return self.names[_key(match.group(0))]
+
+    def find(self, fragment: str) -> set[str]:
+        """Ids of the terms named in the linkable text of an HTML fragment."""
+        found: set[str] = set()
+        if self.pattern is None:
+            return found
+        for text in _linkable_text(fragment):
+            found.update(self.term_at(m) for m in self.pattern.finditer(text))
+        return found
+
+    def link(self, fragment: str, href: Callable[[str], str], skip: str = "") -> str:
+        """The fragment with the first mention of each term (other than skip) linked."""
+        if self.pattern is None:
+            return fragment
+        linked: set[str] = {skip}
+
+        def replace(match: re.Match) -> str:
+            term_id = self.term_at(match)
+            if term_id in linked:
+                return match.group(0)
+            linked.add(term_id)
+            return f'<a class="term" href="{href(term_id)}">{match.group(0)}</a>'
+
+        parts = []
+        for token, linkable in _tokens(fragment):
+            parts.append(self.pattern.sub(replace, token) if linkable else token)
+        return "".join(parts)
+
+
+def _key(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+def _tokens(fragment: str):
+    """(token, linkable) pairs: tags and text inside a, code or pre are not linkable."""
+    depth = 0
+    for token in _TOKENS.split(fragment):
+        if not token:
+            continue
+        if token.startswith("<"):
+            name = token[1:].lstrip("/").split(None, 1)[0].rstrip(">").lower() if len(token) > 2 else ""
+            if name in _SKIPPED_TAGS:
+                depth += -1 if token.startswith("</") else 1
+            yield token, False
+        else:
+            yield token, depth == 0
+
+
+def _linkable_text(fragment: str):
+    return (token for token, linkable in _tokens(fragment) if linkable)

@@ -1,0 +1,153 @@
+"""Load: find the content files and parse each into a YAML node tree that keeps positions.
+
+Nothing here knows the content schema; it only turns bytes into located nodes and reports
+files that cannot be read as YAML.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from .diagnostics import Location, Report, did_you_mean
+
+try:
+    _Loader = yaml.CSafeLoader
+except AttributeError:  # PyYAML built without libyaml: slower, same nodes
+    _Loader = yaml.SafeLoader
+
+KINDS = ("topics", "questions", "glossary", "comparisons")
+SITE_FILE = "site.yaml"
+MAX_DEPTH = 64
+# libyaml's composer recurses once per nesting level and overflows the C stack at some
+# tens of thousands of levels; a text shorter than this cannot nest that deep.
+_SAFE_LENGTH = 10_000
+
+
+@dataclass(frozen=True)
+class Document:
+    """One content file: its path relative to the content folder, its kind and its root node."""
+
+    path: str
+    kind: str
+    node: yaml.Node
+
+
+def find_content_files(content_dir: Path, report: Report) -> list[tuple[str, Path]]:
+    """Every YAML file of the content folder as (kind, path), in a stable order."""
+    files: list[tuple[str, Path]] = []
+    site_file = content_dir / SITE_FILE
+    if site_file.is_file():
+        files.append(("site", site_file))
+    else:
+        report.error(
+            Location(SITE_FILE),
+            "site.missing",
+            f"the content folder '{content_dir}' has no {SITE_FILE}",
+            "a site needs content/site.yaml with at least 'languages: [..]'",
+        )
+    for kind in KINDS:
+        folder = content_dir / kind
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.rglob("*")):
+            if not path.is_file() or path.name.startswith("."):
+                continue
+            relative = path.relative_to(content_dir).as_posix()
+            if path.suffix == ".yaml":
+                files.append((kind, path))
+            elif path.suffix == ".yml":
+                report.warning(Location(relative), "file.extension", "file ignored: content files end in '.yaml'", f"rename it to '{path.stem}.yaml'")
+    for path in sorted(content_dir.iterdir()):
+        if path.is_dir() and path.name not in KINDS and not path.name.startswith("."):
+            hint = _closest_kind(path.name)
+            report.warning(Location(path.name + "/"), "folder.unknown", f"folder '{path.name}' is not a content kind and is ignored", hint)
+    return files
+
+
+def _closest_kind(name: str) -> str:
+    return did_you_mean(name, KINDS) or f"content folders are {', '.join(KINDS)}"
+
+
+def load_documents(content_dir: Path, report: Report) -> list[Document]:
+    """Parse every content file; unreadable files are reported and left out."""
+    documents = []
+    for kind, path in find_content_files(content_dir, report):
+        relative = path.relative_to(content_dir).as_posix()
+        node = parse_file(path, relative, report)
+        if node is not None:
+            documents.append(Document(relative, kind, node))
+    return documents
+
+
+def parse_file(path: Path, relative: str, report: Report) -> yaml.Node | None:
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        report.error(Location(relative), "file.unreadable", f"cannot read the file: {error.strerror}")
+        return None
+    text = decode(data, relative, report)
+    if text is None:
+        return None
+    report.remember_source(relative, text)
+    return parse_text(text, relative, report)
+
+
+def decode(data: bytes, relative: str, report: Report) -> str | None:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        report.error(
+            Location(relative, line, column),
+            "file.encoding",
+            f"the file is not valid UTF-8 (byte 0x{data[error.start]:02x})",
+            "save the file as UTF-8",
+        )
+        return None
+
+
+def parse_text(text: str, relative: str, report: Report) -> yaml.Node | None:
+    """The root node of a YAML text, or None after reporting why there is none."""
+    if len(text) > _SAFE_LENGTH and not _depth_within_limit(text, relative, report):
+        return None
+    try:
+        node = yaml.compose(text, Loader=_Loader)
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        line, column = (mark.line + 1, mark.column + 1) if mark else (0, 0)
+        message = error.problem or error.context or "invalid YAML"
+        hint = f"{error.context} that starts at line {error.context_mark.line + 1}" if error.context and error.context_mark else ""
+        report.error(Location(relative, line, column), "yaml.syntax", f"YAML syntax error: {message}", hint)
+        return None
+    except yaml.YAMLError as error:
+        report.error(Location(relative), "yaml.syntax", f"YAML syntax error: {error}")
+        return None
+    if node is None:
+        report.error(Location(relative, 1, 1), "yaml.empty", "the file is empty", "a record is a YAML mapping of keys to values")
+    return node
+
+
+def _depth_within_limit(text: str, relative: str, report: Report) -> bool:
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=_Loader):
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    mark = event.start_mark
+                    report.error(
+                        Location(relative, mark.line + 1, mark.column + 1),
+                        "yaml.depth",
+                        f"the YAML nests deeper than {MAX_DEPTH} levels",
+                        "content records are at most a few levels deep",
+                    )
+                    return False
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+    except yaml.YAMLError:
+        pass  # the syntax error is reported, with its position, by the parse that follows
+    return True

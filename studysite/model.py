@@ -1,0 +1,113 @@
+"""The content model: frozen records, complete when created, related to each other by id."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from .diagnostics import Location
+
+
+@dataclass(frozen=True)
+class SiteText:
+    title: str
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class SiteConfig:
+    languages: tuple[str, ...]
+    base_url: str
+    fallback: str  # "notice" or "skip"
+    term_language: str = ""
+    texts: Mapping[str, SiteText] = field(default_factory=dict)
+
+    @property
+    def default_language(self) -> str:
+        return self.languages[0]
+
+
+@dataclass(frozen=True)
+class TopicText:
+    title: str
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Topic:
+    id: str
+    location: Location
+    order: float
+    texts: Mapping[str, TopicText]
+
+
+@dataclass(frozen=True)
+class QuestionText:
+    question: str
+    choices: tuple[str, ...]
+    explanation: str
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    location: Location
+    topic: str
+    answer: int  # index into choices
+    terms: tuple[str, ...]
+    texts: Mapping[str, QuestionText]
+
+
+@dataclass(frozen=True)
+class TermText:
+    term: str
+    aliases: tuple[str, ...] = ()
+    definition: str = ""
+
+
+@dataclass(frozen=True)
+class Term:
+    id: str
+    location: Location
+    related: tuple[str, ...]
+    texts: Mapping[str, TermText]
+
+
+@dataclass(frozen=True)
+class Aspect:
+    label: str
+    values: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ComparisonText:
+    title: str
+    aspects: tuple[Aspect, ...]
+    summary: str = ""
+
+
+@dataclass(frozen=True)
+class Comparison:
+    id: str
+    location: Location
+    topic: str
+    terms: tuple[str, ...]
+    texts: Mapping[str, ComparisonText]
+
+
+Record = Topic | Question | Term | Comparison
+
+
+@dataclass(frozen=True)
+class Content:
+    """Everything a site is built from, in content order (sorted by file path)."""
+
+    site: SiteConfig
+    topics: Mapping[str, Topic]
+    questions: Mapping[str, Question]
+    terms: Mapping[str, Term]
+    comparisons: Mapping[str, Comparison]
+
+
+def answer_letter(index: int) -> str:
+    return chr(ord("A") + index)

@@ -1,0 +1,109 @@
+"""Reading typed values out of located YAML nodes, reporting every mismatch where it is."""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+import yaml
+
+from .diagnostics import Location, Report
+
+STR_TAG = "tag:yaml.org,2002:str"
+NULL_TAG = "tag:yaml.org,2002:null"
+NUMBER_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
+
+_KIND_NAMES = {
+    yaml.ScalarNode: "a single value",
+    yaml.SequenceNode: "a list",
+    yaml.MappingNode: "a mapping",
+}
+
+
+def describe(node: yaml.Node) -> str:
+    if isinstance(node, yaml.ScalarNode) and node.tag == NULL_TAG:
+        return "nothing"
+    return _KIND_NAMES.get(type(node), "a value")
+
+
+@dataclass
+class NodeReader:
+    """Reads one file's nodes; every problem goes to the report with the node's position."""
+
+    path: str
+    report: Report
+
+    def where(self, node: yaml.Node) -> Location:
+        mark = node.start_mark
+        return Location(self.path, mark.line + 1, mark.column + 1)
+
+    def error(self, node: yaml.Node, code: str, message: str, hint: str = "") -> None:
+        self.report.error(self.where(node), code, message, hint)
+
+    def mapping(self, node: yaml.Node, what: str) -> list[tuple[str, yaml.Node, yaml.Node]] | None:
+        """The (key, key node, value node) entries of a mapping; duplicate keys are errors."""
+        if not isinstance(node, yaml.MappingNode):
+            self.error(node, "type.mapping", f"{what} must be a mapping of keys to values, not {describe(node)}")
+            return None
+        seen: dict[str, yaml.Node] = {}
+        entries = []
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                self.error(key_node, "type.key", "a key must be a plain word, not " + describe(key_node))
+                continue
+            key = key_node.value
+            if key in seen:
+                first = seen[key].start_mark.line + 1
+                self.error(key_node, "yaml.duplicate-key", f"duplicate key '{key}' (first set at line {first})", "remove one of the two")
+                continue
+            seen[key] = key_node
+            entries.append((key, key_node, value_node))
+        return entries
+
+    def text(self, node: yaml.Node, key: str) -> str | None:
+        """A non-empty text value; numbers and other scalars are taken as written."""
+        if not isinstance(node, yaml.ScalarNode) or node.tag == NULL_TAG:
+            self.error(node, "type.text", f"'{key}' must be text, not {describe(node)}", _text_hint(node))
+            return None
+        value = unicodedata.normalize("NFC", node.value.strip())
+        if not value:
+            self.error(node, "value.empty", f"'{key}' is empty")
+            return None
+        return value
+
+    def number(self, node: yaml.Node, key: str) -> float | None:
+        if not isinstance(node, yaml.ScalarNode) or node.tag not in NUMBER_TAGS:
+            self.error(node, "type.number", f"'{key}' must be a number, not {_shown(node)}")
+            return None
+        try:
+            return float(node.value.replace("_", ""))
+        except ValueError:
+            self.error(node, "type.number", f"'{key}' must be a number, not {_shown(node)}")
+            return None
+
+    def text_list(self, node: yaml.Node, key: str) -> list[tuple[str, yaml.Node]] | None:
+        """A list of non-empty texts, each with its node."""
+        if not isinstance(node, yaml.SequenceNode):
+            self.error(node, "type.list", f"'{key}' must be a list, not {describe(node)}", f"write it as '{key}: [first, second]' or one '- item' per line")
+            return None
+        items = []
+        for item in node.value:
+            value = self.text(item, f"an item of '{key}'")
+            if value is None:
+                return None
+            items.append((value, item))
+        return items
+
+
+def _shown(node: yaml.Node) -> str:
+    if isinstance(node, yaml.ScalarNode) and node.tag != NULL_TAG:
+        return f"'{node.value}'"
+    return describe(node)
+
+
+def _text_hint(node: yaml.Node) -> str:
+    if isinstance(node, yaml.MappingNode):
+        return "a text with ': ' in it must be quoted"
+    if isinstance(node, yaml.SequenceNode):
+        return "a text that starts with '[' must be quoted"
+    return ""

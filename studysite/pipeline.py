@@ -1,0 +1,164 @@
+"""The build in two phases: load() reads and checks everything and plans every page;
+build() renders the pages and writes them. A failed first phase writes nothing."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jinja2
+
+from . import search, urls
+from .diagnostics import ContentError, Location, Report
+from .graph import Graph, build_graph
+from .i18n import catalog_path, load_translations
+from .load import load_documents
+from .markup import render_content
+from .model import Content
+from .render import Renderer, SiteInfo, make_environment
+from .validate import normalize_base_url, validate_content
+from .views import Page, ViewBuilder
+from .write import SiteWriter, check_output_folder
+
+PACKAGE_ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class Options:
+    content_dir: Path = Path("content")
+    out_dir: Path = Path("site")
+    base_url: str = ""
+    strict: bool = False
+    search: bool = True
+    jobs: int = 1
+
+    @property
+    def site_root(self) -> Path:
+        """The folder holding the site's content/ and, optionally, its own templates/, static/, locales/."""
+        return self.content_dir.resolve().parent
+
+    def layered(self, name: str) -> list[Path]:
+        """A resource folder of the site, then Studysite's own: the first that has a file wins."""
+        folders = [self.site_root / name, PACKAGE_ROOT / name]
+        unique = []
+        for folder in folders:
+            if folder.is_dir() and folder.resolve() not in [f.resolve() for f in unique]:
+                unique.append(folder)
+        return unique
+
+
+@dataclass(frozen=True)
+class LoadedSite:
+    content: Content
+    graph: Graph
+    pages: list[Page]
+    report: Report
+
+
+@dataclass
+class BuildResult:
+    pages: int
+    files: int
+    changed: int
+    languages: int
+    seconds: float
+    report: Report = field(default_factory=Report)
+
+
+def load(options: Options, report: Report) -> LoadedSite:
+    """Phase one: read, validate and cross-reference the content; plan every page."""
+    documents = load_documents(options.content_dir, report)
+    base_url = normalize_base_url(options.base_url) if options.base_url else ""
+    content = validate_content(documents, report, base_url)
+    report.raise_if_errors()
+    assert content is not None  # a missing or broken site.yaml is an error
+    rendered = render_content(content)
+    graph = build_graph(content, rendered)
+    pages = ViewBuilder(content, rendered, graph).pages()
+    check_unique_paths(pages, report)
+    report.raise_if_errors()
+    return LoadedSite(content, graph, pages, report)
+
+
+def check_unique_paths(pages: list[Page], report: Report) -> None:
+    seen: dict[str, Page] = {}
+    for page in pages:
+        path = urls.file_for(page.path)
+        if path in seen:
+            report.error(Location(page.sources[0] if page.sources else path), "url.collision", f"two pages would be written to '{path}'")
+        seen[path] = page
+
+
+def collect_assets(options: Options) -> dict[str, tuple[str, bytes]]:
+    """Static files by name -> (fingerprinted path, bytes); a site's own file wins."""
+    assets: dict[str, tuple[str, bytes]] = {}
+    for folder in reversed(options.layered("static")):
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                name = path.relative_to(folder).as_posix()
+                data = path.read_bytes()
+                stem, dot, suffix = name.rpartition(".")
+                fingerprint = hashlib.sha256(data).hexdigest()[:10]
+                assets[name] = (f"assets/{stem}.{fingerprint}.{suffix}" if dot else f"assets/{name}.{fingerprint}", data)
+    return assets
+
+
+def build(options: Options) -> BuildResult:
+    """Both phases; the output changes only when the whole build succeeded."""
+    started = time.perf_counter()
+    report = Report(strict=options.strict)
+    loaded = load(options, report)
+    content = loaded.content
+    site = content.site
+    assets = collect_assets(options)
+    renderer = make_renderer(options, content, report, assets)
+    report.raise_if_errors()
+    previous = check_output_folder(options.out_dir, [options.content_dir, *options.layered("templates"), *options.layered("static"), *options.layered("locales")])
+    with SiteWriter(options.out_dir, previous) as writer:
+        for page in loaded.pages:
+            writer.write(urls.file_for(page.path), render_page(renderer, page).encode("utf-8"))
+        for path, data in assets.values():
+            writer.write(path, data)
+        writer.write("sitemap.xml", renderer.render_sitemap(loaded.pages).encode("utf-8"))
+        writer.write("robots.txt", f"User-agent: *\nAllow: /\nSitemap: {site.base_url}sitemap.xml\n".encode())
+        writer.write(".nojekyll", b"")
+        if options.search:
+            search.index_site(writer.temp_dir)
+            writer.record_extra_files()
+        writer.commit()
+    return BuildResult(len(loaded.pages), len(writer.written), writer.changed, len(site.languages), time.perf_counter() - started, report)
+
+
+def make_renderer(options: Options, content: Content, report: Report, assets: dict) -> Renderer:
+    template_dirs = options.layered("templates")
+    environments = {}
+    for language in content.site.languages:
+        translations = load_site_translations(options, language, report)
+        environments[language] = make_environment(template_dirs, translations, language)
+    titles = {lang: text.title for lang, text in content.site.texts.items()}
+    info = SiteInfo(content.site.base_url, content.site.languages, titles, {name: path for name, (path, _) in assets.items()})
+    return Renderer(environments, info)
+
+
+def load_site_translations(options: Options, language: str, report: Report):
+    """The catalog of the site's own locales/ when it has the language, else Studysite's."""
+    folders = options.layered("locales") or [options.site_root / "locales"]
+    folder = next((f for f in folders if catalog_path(f, language).is_file()), folders[0])
+    return load_translations(folder, language, report)
+
+
+def render_page(renderer: Renderer, page: Page) -> str:
+    try:
+        return renderer.render(page)
+    except jinja2.TemplateSyntaxError as error:
+        raise ContentError([_template_diagnostic(error, error.filename or error.name or "template", error.lineno)]) from None
+    except jinja2.TemplateError as error:
+        raise ContentError([_template_diagnostic(error, f"templates/{page.template}", 0)]) from None
+
+
+def _template_diagnostic(error: Exception, path: str, line: int):
+    report = Report()
+    report.error(Location(str(path), line or 0, 1 if line else 0), "template.error", f"template error: {error}")
+    return report.diagnostics[0]

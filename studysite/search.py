@@ -1,0 +1,29 @@
+"""Search: a static full-text index of the built pages, made by Pagefind.
+
+Pagefind reads the finished HTML, splits the index by each page's <html lang> (its
+extended build segments Japanese and Chinese) and ships the small script the search page
+loads. It runs on the temporary build folder, so the index is swapped in with the pages.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+INDEX_FOLDER = "pagefind"
+
+
+class SearchIndexError(Exception):
+    pass
+
+
+def index_site(site_dir: Path) -> None:
+    command = [sys.executable, "-m", "pagefind", "--site", str(site_dir), "--output-subdir", INDEX_FOLDER, "--silent"]
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, check=False)
+    except OSError as error:
+        raise SearchIndexError(f"cannot run Pagefind: {error}") from None
+    if result.returncode != 0:
+        detail = (result.stderr or result.stdout).strip().splitlines()
+        raise SearchIndexError("Pagefind could not index the site: " + (detail[-1] if detail else f"exit status {result.returncode}"))

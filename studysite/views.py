@@ -1,0 +1,296 @@
+"""Views: one view model per page, built from the content, its HTML text and the graph.
+
+Templates receive these objects and never reach into the model; every URL comes from
+urls.py, every piece of content HTML has been sanitised in markup.py.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from markupsafe import Markup
+
+from . import urls
+from .graph import Graph, LanguageGraph
+from .i18n import autonym, language_name, text_direction
+from .markup import RenderedText, excerpt, plain_text
+from .model import Content, answer_letter
+
+TITLE_EXCERPT = 70
+_SEPARATOR = "\x00"  # cannot occur in content text; keeps fragments apart while linking
+SENTENCE_EXCERPT = 220
+
+
+@dataclass(frozen=True)
+class Page:
+    """A page to render: where it goes, with which template, from which records."""
+
+    path: str
+    template: str
+    language: str
+    title: str
+    context: Mapping[str, Any]
+    alternates: Mapping[str, str] = field(default_factory=dict)  # language -> path
+    sources: tuple[str, ...] = ()  # "kind/id" of the records it shows
+    in_sitemap: bool = True
+    x_default: str | None = None  # the x-default alternate; the default language's version if None
+
+
+@dataclass(frozen=True)
+class Link:
+    path: str
+    label: str
+    lang: str = ""  # set when the label is in another language than the page
+
+
+@dataclass(frozen=True)
+class Text:
+    """Content shown on a page, with the language it is written in when that differs."""
+
+    html: Markup
+    lang: str = ""
+
+
+class ViewBuilder:
+    """Builds every page of a site. Holds the build's data; keeps no state between builds."""
+
+    def __init__(self, content: Content, rendered: RenderedText, graph: Graph):
+        self.content = content
+        self.rendered = rendered
+        self.graph = graph
+        self.site = content.site
+        self._linked_cache: dict[tuple, tuple[Markup, ...]] = {}
+
+    # -- text helpers -------------------------------------------------------------
+
+    def _linked(self, key: tuple, fragments: tuple[str, ...], text_lang: str, skip: str = "") -> tuple[Markup, ...]:
+        """Text fragments, read in order, with the first mention of each term linked.
+
+        Made once per text and language: the links lead from any record page."""
+        if key not in self._linked_cache:
+            matcher = self.graph.matchers.get(text_lang)
+            if matcher:
+                joined = matcher.link(_SEPARATOR.join(fragments), urls.term_from_record_page, skip)
+                fragments = tuple(joined.split(_SEPARATOR))
+            self._linked_cache[key] = tuple(Markup(f) for f in fragments)
+        return self._linked_cache[key]
+
+    def _foreign(self, text_lang: str, page_lang: str) -> str:
+        return "" if text_lang == page_lang else text_lang
+
+    def topic_link(self, lg: LanguageGraph, topic_id: str) -> Link:
+        text_lang = lg.edition.topics[topic_id]
+        title = self.content.topics[topic_id].texts[text_lang].title
+        return Link(urls.record("topics", lg.edition.language, topic_id), title, self._foreign(text_lang, lg.edition.language))
+
+    def term_link(self, lg: LanguageGraph, term_id: str) -> Link:
+        text_lang = lg.edition.terms[term_id]
+        name = self.content.terms[term_id].texts[text_lang].term
+        return Link(urls.record("glossary", lg.edition.language, term_id), name, self._foreign(text_lang, lg.edition.language))
+
+    def question_link(self, lg: LanguageGraph, question_id: str, limit: int = 0) -> Link:
+        text_lang = lg.edition.questions[question_id]
+        stem = plain_text(self.rendered.questions[(question_id, text_lang)].stem)
+        return Link(urls.record("questions", lg.edition.language, question_id), excerpt(stem, limit) if limit else stem, self._foreign(text_lang, lg.edition.language))
+
+    def comparison_link(self, lg: LanguageGraph, comparison_id: str) -> Link:
+        text_lang = lg.edition.comparisons[comparison_id]
+        title = self.content.comparisons[comparison_id].texts[text_lang].title
+        return Link(urls.record("comparisons", lg.edition.language, comparison_id), title, self._foreign(text_lang, lg.edition.language))
+
+    def _alternates(self, kind: str, record_id: str, attribute: str) -> dict[str, str]:
+        return {
+            lang: urls.record(kind, lang, record_id)
+            for lang, lg in self.graph.languages.items()
+            if record_id in getattr(lg.edition, attribute)
+        }
+
+    def _every_language(self, make_path) -> dict[str, str]:
+        return {lang: make_path(lang) for lang in self.site.languages}
+
+    # -- pages --------------------------------------------------------------------
+
+    def pages(self) -> list[Page]:
+        pages = [self.language_chooser(), self.not_found()]
+        for language, lg in self.graph.languages.items():
+            pages.append(self.home(lg))
+            pages.append(self.glossary(lg))
+            pages.append(self.search(lg))
+            pages.extend(self.topic(lg, t) for t in lg.edition.topics)
+            pages.extend(self.practice(lg, t) for t in lg.edition.topics if lg.questions_by_topic[t])
+            pages.extend(self.question(lg, q) for q in lg.edition.questions)
+            pages.extend(self.term(lg, t) for t in lg.edition.terms)
+            pages.extend(self.comparison(lg, c) for c in lg.edition.comparisons)
+        return pages
+
+    def language_chooser(self) -> Page:
+        default = self.site.default_language
+        choices = [
+            Link(urls.home(lang), autonym(lang), lang)
+            for lang in self.site.languages
+        ]
+        titles = {lang: self.site_title(lang) for lang in self.site.languages}
+        return Page("", "chooser.html", default, self.site_title(default), {"choices": choices, "titles": titles}, self._every_language(urls.home), x_default="")
+
+    def not_found(self) -> Page:
+        homes = [Link(urls.home(lang), autonym(lang), lang) for lang in self.site.languages]
+        return Page(urls.NOT_FOUND, "404.html", self.site.default_language, "404", {"homes": homes}, in_sitemap=False)
+
+    def site_title(self, language: str) -> str:
+        text = self.site.texts.get(language) or self.site.texts.get(self.site.default_language)
+        return text.title if text else "Studysite"
+
+    def home(self, lg: LanguageGraph) -> Page:
+        language = lg.edition.language
+        topics = [
+            {"link": self.topic_link(lg, t), "questions": len(lg.questions_by_topic[t]), "terms": len(lg.terms_by_topic[t])}
+            for t in lg.edition.topics
+        ]
+        description = Markup(self.rendered.site.get(language, ""))
+        context = {"topics": topics, "description": description, "term_count": len(lg.edition.terms)}
+        return Page(urls.home(language), "home.html", language, self.site_title(language), context, self._every_language(urls.home))
+
+    def topic(self, lg: LanguageGraph, topic_id: str) -> Page:
+        language, text_lang = lg.edition.language, lg.edition.topics[topic_id]
+        text = self.content.topics[topic_id].texts[text_lang]
+        context = {
+            "topic": topic_id,
+            "text_lang": self._foreign(text_lang, language),
+            "description": Markup(self.rendered.topics.get((topic_id, text_lang), "")),
+            "questions": [self.question_link(lg, q) for q in lg.questions_by_topic[topic_id]],
+            "terms": sorted((self.term_link(lg, t) for t in lg.terms_by_topic[topic_id]), key=lambda link: sort_key(link.label)),
+            "comparisons": [self.comparison_link(lg, c) for c in lg.comparisons_by_topic[topic_id]],
+            "practice": urls.record("practice", language, topic_id) if lg.questions_by_topic[topic_id] else "",
+        }
+        return Page(urls.record("topics", language, topic_id), "topic.html", language, text.title, context, self._alternates("topics", topic_id, "topics"), (f"topics/{topic_id}",))
+
+    def _question_body(self, lg: LanguageGraph, question_id: str, linked: bool) -> dict:
+        text_lang = lg.edition.questions[question_id]
+        html = self.rendered.questions[(question_id, text_lang)]
+        question = self.content.questions[question_id]
+
+        fragments = (html.stem, html.explanation, *html.choices)
+        if linked:
+            fragments = self._linked(("questions", question_id, text_lang), fragments, text_lang)
+        stem, explanation, *choice_html = (Markup(f) for f in fragments)
+        choices = [{"letter": answer_letter(i), "html": c} for i, c in enumerate(choice_html)]
+        return {
+            "id": question_id,
+            "text_lang": self._foreign(text_lang, lg.edition.language),
+            "stem": stem,
+            "choices": choices,
+            "answer": choices[question.answer],
+            "answer_index": question.answer,
+            "explanation": explanation,
+        }
+
+    def question(self, lg: LanguageGraph, question_id: str) -> Page:
+        language = lg.edition.language
+        question = self.content.questions[question_id]
+        context = {
+            "question": self._question_body(lg, question_id, linked=True),
+            "topic": self.topic_link(lg, question.topic),
+            "practice": urls.record("practice", language, question.topic),
+            "terms": sorted((self.term_link(lg, t) for t in lg.terms_by_question[question_id]), key=lambda link: sort_key(link.label)),
+            "more": [self.question_link(lg, q) for q in lg.more_questions[question_id]],
+            "comparisons": [self.comparison_link(lg, c) for c in lg.comparisons_by_topic[question.topic]],
+        }
+        title = excerpt(plain_text(context["question"]["stem"]), TITLE_EXCERPT)
+        sources = (f"questions/{question_id}", f"topics/{question.topic}", *(f"glossary/{t}" for t in lg.terms_by_question[question_id]))
+        return Page(urls.record("questions", language, question_id), "question.html", language, title, context, self._alternates("questions", question_id, "questions"), sources)
+
+    def practice(self, lg: LanguageGraph, topic_id: str) -> Page:
+        language = lg.edition.language
+        question_ids = lg.questions_by_topic[topic_id]
+        context = {
+            "topic": self.topic_link(lg, topic_id),
+            "questions": [self._question_body(lg, q, linked=False) for q in question_ids],
+        }
+        alternates = {lang: urls.record("practice", lang, topic_id) for lang, other in self.graph.languages.items() if other.questions_by_topic.get(topic_id)}
+        sources = (f"topics/{topic_id}", *(f"questions/{q}" for q in question_ids))
+        return Page(urls.record("practice", language, topic_id), "practice.html", language, context["topic"].label, context, alternates, sources)
+
+    def glossary(self, lg: LanguageGraph) -> Page:
+        language = lg.edition.language
+        groups: dict[str, list] = {}
+        for term_id in sorted(lg.edition.terms, key=lambda t: sort_key(self.term_link(lg, t).label)):
+            link = self.term_link(lg, term_id)
+            text_lang = lg.edition.terms[term_id]
+            summary = excerpt(plain_text(self.rendered.terms.get((term_id, text_lang), "")), 160)
+            groups.setdefault(index_letter(link.label), []).append({"link": link, "summary": summary})
+        context = {"groups": groups}
+        return Page(urls.glossary(language), "glossary.html", language, "", context, self._every_language(urls.glossary), tuple(f"glossary/{t}" for t in lg.edition.terms))
+
+    def term(self, lg: LanguageGraph, term_id: str) -> Page:
+        language, text_lang = lg.edition.language, lg.edition.terms[term_id]
+        term = self.content.terms[term_id]
+        text = term.texts[text_lang]
+        term_language = self.site.term_language
+        foreign_name = term.texts[term_language].term if term_language and term_language in term.texts and term_language != language else ""
+        question_ids = lg.questions_by_term[term_id]
+        topic_ids = [t for t in lg.edition.topics if any(self.content.questions[q].topic == t for q in question_ids)]
+        names = [text.term, *text.aliases]
+        context = {
+            "term": text.term,
+            "text_lang": self._foreign(text_lang, language),
+            "definition": self._linked(("glossary", term_id, text_lang), (self.rendered.terms.get((term_id, text_lang), ""),), text_lang, skip=term_id)[0],
+            "term_language": term_language,
+            "term_language_name": language_name(term_language, language) if foreign_name else "",
+            "foreign_name": foreign_name,
+            "topics": [self.topic_link(lg, t) for t in topic_ids],
+            "questions": [
+                {"link": self.question_link(lg, q, TITLE_EXCERPT), "excerpt": self._sentence_with(lg, q, names)}
+                for q in question_ids
+            ],
+            "related": sorted((self.term_link(lg, r) for r in lg.related_terms[term_id]), key=lambda link: sort_key(link.label)),
+        }
+        sources = (f"glossary/{term_id}", *(f"questions/{q}" for q in question_ids))
+        return Page(urls.record("glossary", language, term_id), "term.html", language, text.term, context, self._alternates("glossary", term_id, "terms"), sources)
+
+    def _sentence_with(self, lg: LanguageGraph, question_id: str, names: list[str]) -> Text:
+        """The explanation's first sentence that names the term, else its first sentence."""
+        text_lang = lg.edition.questions[question_id]
+        explanation = plain_text(self.rendered.questions[(question_id, text_lang)].explanation)
+        sentences = [s for s in re.split(r"(?<=[.!?。])\s+", " ".join(explanation.split())) if s]
+        folded = [n.casefold() for n in names]
+        chosen = next((s for s in sentences if any(n in s.casefold() for n in folded)), sentences[0] if sentences else "")
+        return Text(Markup.escape(excerpt(chosen, SENTENCE_EXCERPT)), self._foreign(text_lang, lg.edition.language))
+
+    def comparison(self, lg: LanguageGraph, comparison_id: str) -> Page:
+        language, text_lang = lg.edition.language, lg.edition.comparisons[comparison_id]
+        comparison = self.content.comparisons[comparison_id]
+        text = comparison.texts[text_lang]
+        html = self.rendered.comparisons[(comparison_id, text_lang)]
+        rows = [{"label": aspect.label, "cells": [Markup(c) for c in cells]} for aspect, cells in zip(text.aspects, html.rows)]
+        context = {
+            "text_lang": self._foreign(text_lang, language),
+            "topic": self.topic_link(lg, comparison.topic),
+            "columns": [self.term_link(lg, t) for t in comparison.terms],
+            "rows": rows,
+            "summary": Markup(html.summary),
+        }
+        sources = (f"comparisons/{comparison_id}", *(f"glossary/{t}" for t in comparison.terms))
+        return Page(urls.record("comparisons", language, comparison_id), "comparison.html", language, text.title, context, self._alternates("comparisons", comparison_id, "comparisons"), sources)
+
+    def search(self, lg: LanguageGraph) -> Page:
+        language = lg.edition.language
+        return Page(urls.search(language), "search.html", language, "", {}, self._every_language(urls.search))
+
+
+def sort_key(label: str) -> tuple[str, str]:
+    """Dictionary order that folds accents and case: "Élagage" sorts with "elagage"."""
+    decomposed = unicodedata.normalize("NFKD", label)
+    folded = "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+    return folded, label
+
+
+def index_letter(label: str) -> str:
+    """The A-Z heading a label files under; digits and symbols file under '#'."""
+    first = sort_key(label)[0][:1].upper()
+    return first if first.isalpha() else "#"
+
+
+__all__ = ["Page", "ViewBuilder", "text_direction"]

@@ -1,0 +1,149 @@
+"""Write: the guarded, atomic output of a build.
+
+A build writes into a temporary folder beside the output folder and swaps it in only when
+everything succeeded, so a failed or interrupted build leaves the previous site as it was.
+Files whose bytes did not change are carried over as hard links. The writer refuses to
+write outside its folder or the same file twice, marks the folders it builds, and never
+deletes a folder that holds anything it did not write.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from pathlib import Path, PurePosixPath
+
+MARKER = ".studysite"
+TEMP_MARKER = ".studysite-partial"
+
+
+class OutputError(Exception):
+    """The output folder cannot be used; the message says why and what to do."""
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def read_manifest(folder: Path) -> dict[str, str] | None:
+    """The files (path -> sha256) a Studysite folder holds, or None if it is not one."""
+    try:
+        data = json.loads((folder / MARKER).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    files = data.get("files") if isinstance(data, dict) else None
+    return files if isinstance(files, dict) else None
+
+
+def check_output_folder(out_dir: Path, protected: list[Path]) -> dict[str, str]:
+    """The manifest of the current output (empty when there is none), or OutputError."""
+    out = out_dir.resolve()
+    for folder in protected:
+        folder = folder.resolve()
+        if out == folder or folder in out.parents or out in folder.parents:
+            raise OutputError(f"the output folder '{out_dir}' overlaps '{folder}'; choose a folder of its own, such as 'site/'")
+    if not out_dir.exists():
+        return {}
+    if not out_dir.is_dir():
+        raise OutputError(f"'{out_dir}' exists and is not a folder; choose another --out")
+    manifest = read_manifest(out_dir)
+    if manifest is None:
+        if any(out_dir.iterdir()):
+            raise OutputError(f"'{out_dir}' holds files that Studysite did not write; nothing was changed. Choose an empty or new folder with --out")
+        return {}
+    foreign = sorted(_files_below(out_dir) - set(manifest) - {MARKER})
+    if foreign:
+        listed = ", ".join(foreign[:5]) + (" ..." if len(foreign) > 5 else "")
+        raise OutputError(f"'{out_dir}' holds files that Studysite did not write ({listed}); nothing was changed. Move them away, or into static/ to publish them with the site")
+    return manifest
+
+
+def _files_below(folder: Path) -> set[str]:
+    return {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file() or p.is_symlink()}
+
+
+class SiteWriter:
+    """Writes one build into a temporary folder; commit() swaps it in, abort() removes it."""
+
+    def __init__(self, out_dir: Path, previous: dict[str, str]):
+        self.out_dir = out_dir
+        self.previous = previous
+        self.temp_dir = out_dir.parent / f".{out_dir.name}.tmp-{os.getpid()}"
+        self.written: dict[str, str] = {}
+        self.changed = 0
+
+    def __enter__(self) -> "SiteWriter":
+        remove_stale_temp_folders(self.out_dir)
+        self.out_dir.parent.mkdir(parents=True, exist_ok=True)
+        self.temp_dir.mkdir()
+        (self.temp_dir / TEMP_MARKER).write_bytes(b"")
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if self.temp_dir.exists():
+            shutil.rmtree(self.temp_dir)
+
+    def _target(self, path: str) -> Path:
+        pure = PurePosixPath(path)
+        if pure.is_absolute() or ".." in pure.parts or not pure.parts or path in (MARKER, TEMP_MARKER):
+            raise OutputError(f"refusing to write '{path}': it is outside the output folder")
+        if path in self.written:
+            raise OutputError(f"refusing to write '{path}' twice: two pages have the same URL")
+        return self.temp_dir / pure
+
+    def write(self, path: str, data: bytes) -> None:
+        target = self._target(path)
+        digest = _digest(data)
+        self.written[path] = digest
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if self.previous.get(path) == digest and self._link_previous(path, target):
+            return
+        target.write_bytes(data)
+        self.changed += 1
+
+    def _link_previous(self, path: str, target: Path) -> bool:
+        try:
+            os.link(self.out_dir / path, target)
+        except OSError:
+            return False
+        return True
+
+    def record_extra_files(self) -> None:
+        """Count files that tools wrote straight into the temporary folder (search index)."""
+        for path in sorted(_files_below(self.temp_dir) - set(self.written) - {TEMP_MARKER}):
+            self.written[path] = _digest((self.temp_dir / path).read_bytes())
+
+    def commit(self) -> None:
+        """Mark the new folder and put it in the place of the old one."""
+        manifest = {"generator": "studysite", "files": dict(sorted(self.written.items()))}
+        (self.temp_dir / MARKER).write_text(json.dumps(manifest, indent=0, sort_keys=True), encoding="utf-8")
+        (self.temp_dir / TEMP_MARKER).unlink()
+        old = self.out_dir.parent / f".{self.out_dir.name}.old-{os.getpid()}"
+        if self.out_dir.exists():
+            os.rename(self.out_dir, old)
+        try:
+            os.rename(self.temp_dir, self.out_dir)
+        except OSError:
+            if old.exists():
+                os.rename(old, self.out_dir)
+            raise
+        if old.exists():
+            shutil.rmtree(old)
+
+
+def remove_stale_temp_folders(out_dir: Path) -> None:
+    """Remove what interrupted builds of this output left, and only that."""
+    if not out_dir.parent.is_dir():
+        return
+    for folder in out_dir.parent.glob(f".{out_dir.name}.tmp-*"):
+        if (folder / TEMP_MARKER).is_file():
+            shutil.rmtree(folder)
+    for folder in sorted(out_dir.parent.glob(f".{out_dir.name}.old-*")):
+        if read_manifest(folder) is None:
+            continue
+        if out_dir.exists():
+            shutil.rmtree(folder)
+        else:  # a build stopped between its two renames: put the previous site back
+            os.rename(folder, out_dir)
