@@ -47,7 +47,7 @@ class LanguageGraph:
 @dataclass(frozen=True)
 class Graph:
     languages: Mapping[str, LanguageGraph]
-    matchers: Mapping[str, TermMatcher]  # text language -> matcher of that language's term names
+    matchers: Mapping[str, TermMatcher]  # language of a text -> matcher of the term names shown in it
 
 
 def text_language(record: Record, language: str, site_languages: tuple[str, ...], fallback: str) -> str | None:
@@ -79,12 +79,20 @@ def build_edition(content: Content, language: str) -> Edition:
 
 
 def build_matchers(content: Content) -> dict[str, TermMatcher]:
-    """One matcher per language that has term names, over those names and aliases."""
-    names: dict[str, dict[str, tuple[str, ...]]] = {}
-    for term in content.terms.values():
-        for language, text in term.texts.items():
-            names.setdefault(language, {})[term.id] = (text.term, *text.aliases)
-    return {language: TermMatcher.build(by_term) for language, by_term in names.items()}
+    """One matcher per site language, over the names its pages show for each term.
+
+    An untranslated term shown in another language under `fallback: notice` is found by
+    the name it is shown with."""
+    site = content.site
+    matchers = {}
+    for language in site.languages:
+        names: dict[str, tuple[str, ...]] = {}
+        for term in content.terms.values():
+            shown = text_language(term, language, site.languages, site.fallback)
+            if shown:
+                names[term.id] = (term.texts[shown].term, *term.texts[shown].aliases)
+        matchers[language] = TermMatcher.build(names)
+    return matchers
 
 
 def build_graph(content: Content, rendered: RenderedText) -> Graph:

@@ -54,7 +54,7 @@ def hreflang_alternates(page: Page, languages: tuple[str, ...]) -> list[tuple[st
     """(hreflang, path) for every language version of a page, itself included, then x-default."""
     alternates = [(lang, page.alternates[lang]) for lang in languages if lang in page.alternates]
     x_default = page.x_default if page.x_default is not None else page.alternates.get(languages[0])
-    if alternates and x_default is not None:
+    if x_default is not None:
         alternates.append(("x-default", x_default))
     return alternates
 

@@ -7,11 +7,13 @@ loads. It runs on the temporary build folder, so the index is swapped in with th
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
 
 INDEX_FOLDER = "pagefind"
+ENTRY_FILE = "pagefind-entry.json"
 
 
 class SearchIndexError(Exception):
@@ -27,3 +29,11 @@ def index_site(site_dir: Path) -> None:
     if result.returncode != 0:
         detail = (result.stderr or result.stdout).strip().splitlines()
         raise SearchIndexError("Pagefind could not index the site: " + (detail[-1] if detail else f"exit status {result.returncode}"))
+    _make_deterministic(site_dir / INDEX_FOLDER / ENTRY_FILE)
+
+
+def _make_deterministic(entry_file: Path) -> None:
+    """Pagefind lists the index's languages in hash-map order; sort them so that two
+    builds of the same input are byte-identical."""
+    data = json.loads(entry_file.read_text(encoding="utf-8"))
+    entry_file.write_text(json.dumps(data, sort_keys=True, separators=(",", ":")), encoding="utf-8")

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import yaml
 from babel import Locale, UnknownLocaleError
 
-from .diagnostics import Location, Report, did_you_mean
+from .diagnostics import Location, Report, did_you_mean, plural
 from .load import Document
 from .model import (
     Aspect,
@@ -394,7 +394,7 @@ class _RecordValidator:
         for block in item.blocks.values():
             for aspect, node in block.get("aspects") or ():
                 if columns and len(aspect.values) != columns:
-                    self.report.error(_where(item, node), "value.count", f"aspect '{aspect.label}' has {len(aspect.values)} values for {columns} terms", "give one value per term, in the order of 'terms'")
+                    self.report.error(_where(item, node), "value.count", f"aspect '{aspect.label}' has {plural(len(aspect.values), 'value')} for {plural(columns, 'term')}", "give one value per term, in the order of 'terms'")
 
 
 def _where(item: _Parsed, node: yaml.Node) -> Location:

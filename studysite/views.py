@@ -133,7 +133,7 @@ class ViewBuilder:
             for lang in self.site.languages
         ]
         titles = {lang: self.site_title(lang) for lang in self.site.languages}
-        return Page("", "chooser.html", default, self.site_title(default), {"choices": choices, "titles": titles}, self._every_language(urls.home), x_default="")
+        return Page("", "chooser.html", default, self.site_title(default), {"choices": choices, "titles": titles}, x_default="")
 
     def not_found(self) -> Page:
         homes = [Link(urls.home(lang), autonym(lang), lang) for lang in self.site.languages]

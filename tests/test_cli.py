@@ -1,0 +1,101 @@
+"""The command line as a user meets it: exit statuses, messages, no tracebacks."""
+
+import subprocess
+import sys
+
+from conftest import ROOT, run_cli, write_files
+
+
+def test_build_reports_pages_languages_and_time(make_content, tmp_path):
+    result = run_cli("build", "--content", make_content(), "--out", tmp_path / "site", "--no-search")
+    assert result.status == 0, result.err
+    assert result.out.startswith("Built 16 pages in 2 languages in ")
+    assert (tmp_path / "site/nl/questions/gpu-role/index.html").is_file()
+
+
+def test_content_errors_exit_1_with_all_diagnostics_and_a_count(make_content, tmp_path):
+    content = make_content(**{"topics/basics.yaml": "order: x\nnl: {title: T}\nfr: {title: T, summary: S}\n"})
+    result = run_cli("build", "--content", content, "--out", tmp_path / "site")
+    assert result.status == 1
+    assert "topics/basics.yaml:1:8: error: 'order' must be a number, not 'x' [type.number]" in result.err
+    assert "topics/basics.yaml:3:16: error: unknown key 'summary' in the 'fr' block [key.unknown]" in result.err
+    assert result.err.rstrip().endswith("Build failed: 2 errors, 0 warnings.")
+    assert "Traceback" not in result.err
+    assert not (tmp_path / "site").exists()
+
+
+def test_failed_build_leaves_the_previous_site_untouched(make_content, tmp_path):
+    site = tmp_path / "site"
+    content = make_content()
+    assert run_cli("build", "--content", content, "--out", site, "--no-search").status == 0
+    before = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
+    (content / "questions/gpu-role.yaml").write_text("topic: nowhere\n")
+    assert run_cli("build", "--content", content, "--out", site, "--no-search").status == 1
+    assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["content", "site"]
+
+
+def test_check_validates_and_writes_nothing(make_content, tmp_path):
+    result = run_cli("check", "--content", make_content())
+    assert result.status == 0 and result.out.startswith("Checked 16 pages: 0 errors, 0 warnings.")
+    assert not (tmp_path / "site").exists()
+
+
+def test_strict_turns_warnings_into_errors(make_content):
+    content = make_content(**{"glossary/gpu.yaml": "nl: {term: GPU, definition: D}\n"})
+    assert run_cli("check", "--content", content).status == 0
+    strict = run_cli("check", "--content", content, "--strict")
+    assert strict.status == 1 and "error: term 'gpu' has no 'fr' text [translation.missing]" in strict.err
+
+
+def test_usage_errors_exit_2():
+    for args in (["build", "--jobs", "0"], ["frobnicate"], ["build", "--unknown"]):
+        process = subprocess.run([sys.executable, "build.py", *args], cwd=ROOT, capture_output=True, text=True)
+        assert process.returncode == 2, args
+        assert "Traceback" not in process.stderr
+
+
+def test_refuses_an_output_folder_it_did_not_make(make_content, tmp_path):
+    precious = write_files(tmp_path / "home", {"notes.txt": "mine"})
+    result = run_cli("build", "--content", make_content(), "--out", precious)
+    assert result.status == 2
+    assert "holds files that Studysite did not write; nothing was changed" in result.err
+    assert (precious / "notes.txt").read_text() == "mine"
+
+
+def test_refuses_an_output_folder_inside_the_content(make_content):
+    content = make_content()
+    result = run_cli("build", "--content", content, "--out", content / "site")
+    assert result.status == 2 and "overlaps" in result.err
+    assert not (content / "site").exists()
+
+
+def test_language_without_catalog_builds_with_english_ui_and_one_warning(make_content, tmp_path):
+    site_yaml = "languages: [de, en, ja]\nde: {title: Lernen}\nen: {title: Study}\nja: {title: 勉強}\n"
+    blocks = {
+        "topics/basics.yaml": "de: {title: Grundlagen}\nen: {title: Basics}\nja: {title: 基本}\n",
+        "questions/gpu-role.yaml": "topic: basics\nanswer: A\nde: {question: Was rechnet eine GPU?, choices: [Matrizen, Nichts], explanation: Eine GPU rechnet Matrizen.}\nen: {question: What does a GPU compute?, choices: [Matrices, Nothing], explanation: A GPU computes matrices.}\n",
+        "glossary/gpu.yaml": "de: {term: GPU, definition: Grafikprozessor.}\nen: {term: GPU, definition: Graphics processor.}\nja: {term: GPU, definition: 画像処理装置。}\n",
+    }
+    content = make_content(**{"site.yaml": site_yaml, **blocks})
+    result = run_cli("build", "--content", content, "--out", tmp_path / "site", "--no-search")
+    assert result.status == 0, result.err
+    assert result.err.count("[i18n.catalog-missing]") == 2  # de and ja; English needs no catalog
+    assert "warning: question 'gpu-role' has no 'ja' text" in result.err
+    page = (tmp_path / "site/ja/questions/gpu-role/index.html").read_text(encoding="utf-8")
+    assert '<article class="question" lang="de">' in page
+    assert "This question has not been translated yet; it is shown in ドイツ語." in page
+    assert "Show answer and explanation" in page
+    german = (tmp_path / "site/de/index.html").read_text(encoding="utf-8")
+    assert '<html lang="de" dir="ltr">' in german and ">English</a>" in german and ">日本語</a>" in german
+
+
+def test_right_to_left_languages_get_dir_rtl(make_content, tmp_path):
+    content = make_content(**{
+        "site.yaml": "languages: [ar]\nar: {title: دراسة}\n",
+        "topics/basics.yaml": "ar: {title: أساسيات}\n",
+        "questions/gpu-role.yaml": "topic: basics\nanswer: A\nar: {question: سؤال, choices: [أ, ب], explanation: شرح}\n",
+        "glossary/gpu.yaml": "ar: {term: GPU, definition: معالج}\n",
+    })
+    assert run_cli("build", "--content", content, "--out", tmp_path / "site", "--no-search").status == 0
+    assert '<html lang="ar" dir="rtl">' in (tmp_path / "site/ar/index.html").read_text(encoding="utf-8")

@@ -1,0 +1,92 @@
+"""The graph: editions per language, term usage and backlinks, related questions."""
+
+from conftest import minimal_files, write_files
+
+from studysite.diagnostics import Report
+from studysite.graph import build_graph, rank_more_questions
+from studysite.load import load_documents
+from studysite.markup import render_content
+from studysite.validate import validate_content
+
+
+def graph_of(tmp_path, **overrides):
+    content_dir = write_files(tmp_path / "content", minimal_files(**overrides))
+    report = Report()
+    content = validate_content(load_documents(content_dir, report), report)
+    assert not report.errors, [d.format() for d in report.errors]
+    return content, build_graph(content, render_content(content))
+
+
+def question(stem: str, topic="basics", terms="[]"):
+    return f"topic: {topic}\nanswer: A\nterms: {terms}\nnl: {{question: '{stem}', choices: [a, b], explanation: E}}\nfr: {{question: '{stem}', choices: [a, b], explanation: E}}\n"
+
+
+def test_terms_found_by_name_and_listed_explicitly(tmp_path):
+    _, graph = graph_of(
+        tmp_path,
+        **{
+            "questions/q1.yaml": question("Waarom een gpu?"),
+            "questions/q2.yaml": question("Niets", terms="[gpu]"),
+            "questions/q3.yaml": question("Rappelons GPUs"),
+        },
+    )
+    nl = graph.languages["nl"]
+    assert nl.terms_by_question["q1"] == ("gpu",)
+    assert nl.terms_by_question["q2"] == ("gpu",)
+    assert nl.terms_by_question["q3"] == ()
+    assert set(nl.questions_by_term["gpu"]) == {"q1", "q2", "gpu-role"}
+
+
+def test_japanese_term_names_match_as_substrings(tmp_path):
+    site = "languages: [ja]\nja: {title: 勉強}\n"
+    _, graph = graph_of(
+        tmp_path,
+        **{
+            "site.yaml": site,
+            "topics/basics.yaml": "ja: {title: 基本}\n",
+            "glossary/gpu.yaml": "ja: {term: データ並列, definition: 説明}\n",
+            "questions/gpu-role.yaml": "topic: basics\nanswer: A\nja: {question: データ並列では何をしますか, choices: [あ, い], explanation: 説明}\n",
+        },
+    )
+    assert graph.languages["ja"].terms_by_question["gpu-role"] == ("gpu",)
+
+
+def test_more_questions_rank_by_shared_terms_then_content_order():
+    terms = {"q": ("a", "b"), "x": (), "y": ("a",), "z": ("a", "b"), "w": ("b",), "v": (), "u": ()}
+    assert rank_more_questions("q", ["q", "x", "y", "z", "w", "v", "u"], terms) == ("z", "y", "w", "x", "v")
+    assert rank_more_questions("q", ["q", "x"], terms) == ("x",)
+
+
+def test_fallback_notice_shows_default_language_text(tmp_path):
+    _, graph = graph_of(tmp_path, **{"glossary/gpu.yaml": "nl: {term: GPU, definition: D}\n"})
+    assert graph.languages["fr"].edition.terms == {"gpu": "nl"}
+    assert graph.languages["fr"].questions_by_term["gpu"] == ("gpu-role",)
+
+
+def test_fallback_skip_leaves_the_record_and_its_dependants_out(tmp_path):
+    site = "languages: [nl, fr]\nfallback: skip\nnl: {title: S}\nfr: {title: S}\n"
+    _, graph = graph_of(
+        tmp_path,
+        **{
+            "site.yaml": site,
+            "topics/basics.yaml": "nl: {title: T}\n",
+            "comparisons/c.yaml": "topic: basics\nterms: [gpu, gpu]\nnl: {title: C, aspects: [{label: L, values: [a, b]}]}\n",
+        },
+    )
+    fr = graph.languages["fr"]
+    assert fr.edition.topics == {} and fr.edition.questions == {} and fr.edition.comparisons == {}
+    assert fr.questions_by_term["gpu"] == ()
+    assert graph.languages["nl"].edition.comparisons == {"c": "nl"}
+
+
+def test_related_terms_and_comparisons_by_topic(tmp_path):
+    _, graph = graph_of(
+        tmp_path,
+        **{
+            "glossary/cpu.yaml": "related: [gpu]\nnl: {term: CPU, definition: D}\nfr: {term: CPU, definition: D}\n",
+            "comparisons/c.yaml": "topic: basics\nterms: [gpu, cpu]\nnl: {title: C, aspects: [{label: L, values: [a, b]}]}\nfr: {title: C, aspects: [{label: L, values: [a, b]}]}\n",
+        },
+    )
+    nl = graph.languages["nl"]
+    assert nl.related_terms["cpu"] == ("gpu",)
+    assert nl.comparisons_by_topic["basics"] == ("c",)

@@ -1,0 +1,62 @@
+"""Linking: term names in text become links, by the matching rules of SPEC section 5."""
+
+from studysite.linking import TermMatcher
+
+
+def href(term_id):
+    return f"../../glossary/{term_id}/"
+
+
+MATCHER = TermMatcher.build(
+    {
+        "data-parallelism": ("Parallélisme de données",),
+        "gpu": ("GPU",),
+        "recall": ("Rappel",),
+        "attention": ("attention", "auto-attention"),
+        "kv-cache": ("KV-cache", "KV cache"),
+        "ja-data": ("データ並列",),
+        "rd": ("R&D",),
+    }
+)
+
+
+def test_case_insensitive_whole_words():
+    assert MATCHER.find("le parallélisme de données et les gpu") == {"data-parallelism", "gpu"}
+    assert MATCHER.find("Rappelons que la GPUs-farm") == set()
+
+
+def test_french_elision():
+    assert MATCHER.find("l'attention et d’attention") == {"attention"}
+
+
+def test_longest_name_wins():
+    linked = MATCHER.link("l'auto-attention", href)
+    assert linked == 'l\'<a class="term" href="../../glossary/attention/">auto-attention</a>'
+
+
+def test_japanese_substring():
+    assert MATCHER.find("データ並列では勾配を平均する") == {"ja-data"}
+
+
+def test_names_across_line_breaks_and_escaped_characters():
+    assert MATCHER.find("the KV\ncache grows; R&amp;D pays") == {"kv-cache", "rd"}
+
+
+def test_never_inside_links_or_code():
+    fragment = '<a href="x">GPU</a> <code>GPU</code> <pre><code>GPU</code></pre>'
+    assert MATCHER.find(fragment) == set()
+    assert MATCHER.link(fragment, href) == fragment
+
+
+def test_only_first_mention_is_linked_and_tags_are_untouched():
+    linked = MATCHER.link('<p class="GPU">GPU and GPU</p>', href)
+    assert linked == '<p class="GPU"><a class="term" href="../../glossary/gpu/">GPU</a> and GPU</p>'
+
+
+def test_skip_leaves_a_term_unlinked():
+    assert MATCHER.link("GPU", href, skip="gpu") == "GPU"
+
+
+def test_empty_matcher():
+    empty = TermMatcher.build({})
+    assert empty.find("anything") == set() and empty.link("x", href) == "x"

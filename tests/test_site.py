@@ -1,0 +1,133 @@
+"""The sample content built as a user would: every page there, every link resolving."""
+
+import html
+import re
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+import pytest
+from conftest import BASE_PATH, SAMPLE_CONTENT, run_cli
+from sitecheck import crawl, file_of, html_files, parse_page, url_of
+
+ORIGIN = "https://example.org"
+LANGUAGES = ("nl", "fr")
+
+
+def ids(kind: str) -> list[str]:
+    return sorted(p.stem for p in (SAMPLE_CONTENT / kind).rglob("*.yaml"))
+
+
+def test_every_page_of_the_spec_exists(sample_site: Path):
+    expected = ["index.html", "404.html", "sitemap.xml", "robots.txt", ".nojekyll"]
+    for lang in LANGUAGES:
+        expected += [f"{lang}/index.html", f"{lang}/glossary/index.html", f"{lang}/search/index.html"]
+        expected += [f"{lang}/topics/{t}/index.html" for t in ids("topics")]
+        expected += [f"{lang}/practice/{t}/index.html" for t in ids("topics")]
+        expected += [f"{lang}/questions/{q}/index.html" for q in ids("questions")]
+        expected += [f"{lang}/glossary/{t}/index.html" for t in ids("glossary")]
+        expected += [f"{lang}/comparisons/{c}/index.html" for c in ids("comparisons")]
+    missing = [path for path in expected if not (sample_site / path).is_file()]
+    assert missing == []
+    assert len(ids("questions")) >= 16 and len(ids("glossary")) >= 12
+
+
+def test_every_internal_link_resolves_and_no_page_is_an_orphan(sample_site: Path):
+    result = crawl(sample_site, BASE_PATH, ORIGIN)
+    assert result.broken == []
+    orphans = [p.relative_to(sample_site).as_posix() for p in html_files(sample_site) if p not in result.reached and p.name != "404.html"]
+    assert orphans == []
+
+
+def test_not_found_page_links_absolutely_under_the_base_path(sample_site: Path):
+    page = parse_page(sample_site / "404.html")
+    local = [url for _, url in page.links if not url.startswith("#")]
+    assert local and all(url.startswith(BASE_PATH) for url in local), local
+    assert all(file_of(sample_site, url.split("#")[0], BASE_PATH) for url in local)
+
+
+def test_hreflang_canonical_and_switcher_point_to_the_same_page(sample_site: Path):
+    for file in html_files(sample_site):
+        if file.name == "404.html":
+            continue
+        page = parse_page(file)
+        url = ORIGIN + url_of(sample_site, file, BASE_PATH)
+        assert page.canonical == url, file
+        if file.parent == sample_site:  # the language chooser has no language versions
+            assert page.alternates == {"x-default": url}
+            continue
+        assert page.alternates[page.lang] == url, file
+        assert set(page.alternates) == {*LANGUAGES, "x-default"}, file
+        assert page.alternates["x-default"] == page.alternates["nl"]
+        for lang in LANGUAGES:
+            assert page.alternates[lang] == url.replace(f"{BASE_PATH}{page.lang}/", f"{BASE_PATH}{lang}/", 1)
+        other = [lang for lang in LANGUAGES if lang != page.lang]
+        assert [lang for lang, _ in page.switcher] == other, file
+        for lang, href in page.switcher:
+            target = (file.parent / href).resolve() / "index.html"
+            assert target == sample_site / lang / file.parent.relative_to(sample_site / page.lang) / "index.html"
+
+
+def test_sitemap_lists_exactly_the_built_pages_with_alternates(sample_site: Path):
+    namespaces = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
+    root = ElementTree.parse(sample_site / "sitemap.xml").getroot()
+    listed = {url.find("s:loc", namespaces).text for url in root.findall("s:url", namespaces)}
+    built = {ORIGIN + url_of(sample_site, f, BASE_PATH) for f in html_files(sample_site) if f.name != "404.html"}
+    assert listed == built
+    home = next(u for u in root.findall("s:url", namespaces) if u.find("s:loc", namespaces).text == f"{ORIGIN}{BASE_PATH}nl/")
+    assert {link.get("hreflang") for link in home.findall("x:link", namespaces)} == {*LANGUAGES, "x-default"}
+    assert f"Sitemap: {ORIGIN}{BASE_PATH}sitemap.xml" in (sample_site / "robots.txt").read_text()
+
+
+def text_of(path: Path) -> str:
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", path.read_text(encoding="utf-8"))))
+
+
+def test_question_page_matches_the_seed(sample_site: Path):
+    html = (sample_site / "nl/questions/data-parallelism/index.html").read_text(encoding="utf-8")
+    assert re.search(r"<details class=\"reveal\">\s*<summary>Antwoord en toelichting tonen</summary>", html)
+    text = text_of(sample_site / "nl/questions/data-parallelism/index.html")
+    assert "Antwoord: A. Elke GPU heeft een kopie van het hele model" in text
+    assert "Dit onderwerp oefenen" in text and "Naar de onderwerppagina" in text
+    assert "Meer vragen over AI-hardware en softwarestack" in text and "Vergelijkingen bij dit onderwerp" in text
+    more = re.search(r'<ol class="more-questions">(.*?)</ol>', html, re.S).group(1)
+    assert more.count("<li>") == 5
+    assert '<a class="term" href="../../glossary/data-parallelism/">dataparallellisme</a>' in html
+
+
+def test_term_page_matches_the_seed(sample_site: Path):
+    text = text_of(sample_site / "fr/glossary/data-parallelism/index.html")
+    assert "Nom japonais : データ並列" in text
+    assert "« Parallélisme de données » apparaît dans 3 questions d'entraînement réparties sur 2 thèmes" in text
+    assert "Pile matérielle et logicielle de l'IA" in text and "Programmation GPU" in text
+    assert "Naam in het Japans: データ並列" in text_of(sample_site / "nl/glossary/data-parallelism/index.html")
+    assert "1 onderwerp:" in text_of(sample_site / "nl/glossary/adam/index.html")
+
+
+def test_glossary_is_in_alphabetical_order_with_accents_folded(sample_site: Path):
+    html = (sample_site / "fr/glossary/index.html").read_text(encoding="utf-8")
+    headings = re.findall(r'<h2 id="letter-\d+-heading">(.)</h2>', html)
+    assert headings == sorted(headings)
+    e_section = html.split(">E</h2>")[1].split("</section>")[0]
+    assert "Élagage (pruning)" in e_section
+
+
+def test_pages_show_the_languages_by_their_own_names(sample_site: Path):
+    html = (sample_site / "nl/index.html").read_text(encoding="utf-8")
+    assert 'lang="fr">Français</a>' in html and 'lang="nl" aria-current="page">Nederlands' in html
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_home_lists_topics_with_question_counts(sample_site: Path, lang):
+    text = text_of(sample_site / f"{lang}/index.html")
+    assert ("14 vragen" if lang == "nl" else "14 questions") in text
+
+
+def test_rebuild_writes_only_what_changed_and_is_deterministic(tmp_path: Path):
+    first, second = tmp_path / "a", tmp_path / "b"
+    for out in (first, second):
+        assert run_cli("build", "--content", SAMPLE_CONTENT, "--out", out).status == 0
+    files_a = {p.relative_to(first): p.read_bytes() for p in first.rglob("*") if p.is_file()}
+    files_b = {p.relative_to(second): p.read_bytes() for p in second.rglob("*") if p.is_file()}
+    assert files_a == files_b
+    again = run_cli("build", "--content", SAMPLE_CONTENT, "--out", first)
+    assert "(0 files changed)" in again.out

@@ -1,0 +1,162 @@
+"""Validation: one test per content rule, each asserting file, line, column, message and hint."""
+
+import pytest
+
+from studysite.diagnostics import Report
+from studysite.load import load_documents
+from studysite.validate import validate_content
+
+
+def check(content_dir, strict=False):
+    report = Report(strict=strict)
+    content = validate_content(load_documents(content_dir, report), report)
+    return content, report
+
+
+def test_minimal_site_is_valid(make_content):
+    content, report = check(make_content())
+    assert report.diagnostics == []
+    question = content.questions["gpu-role"]
+    assert question.answer == 1 and question.topic == "basics"
+    assert question.texts["fr"].choices == ("Rien", "Calculer")
+    assert content.site.languages == ("nl", "fr") and content.site.base_url == "https://example.org/study/"
+
+
+QUESTION = "topic: {topic}\nanswer: A\nnl: {{question: Q, choices: [a, b], explanation: E}}\nfr: {{question: Q, choices: [a, b], explanation: E}}\n"
+TERM = "nl: {term: G, definition: D}\nfr: {term: G, definition: D}\n"
+
+CASES = {
+    "unknown key with hint": (
+        {"questions/gpu-role.yaml": "topic: basics\nanswer: B\nnl:\n  question: Q\n  choices: [a, b]\n  explantion: E\n"},
+        "questions/gpu-role.yaml:6:3: unknown key 'explantion' in the 'nl' block",
+        "did you mean 'explanation'?",
+    ),
+    "wrong type": (
+        {"topics/basics.yaml": "order: first\nnl: {title: T}\nfr: {title: T}\n"},
+        "topics/basics.yaml:1:8: 'order' must be a number, not 'first'",
+        "",
+    ),
+    "missing required field": (
+        {"questions/gpu-role.yaml": "topic: basics\nanswer: A\nnl:\n  question: Q\n  choices: [a, b]\nfr:\n  question: Q\n  choices: [a, b]\n  explanation: E\n"},
+        "questions/gpu-role.yaml:4:3: the 'nl' block has no 'explanation'",
+        "explain why the answer is right; Markdown is allowed",
+    ),
+    "answer outside the choices": (
+        {"questions/gpu-role.yaml": "topic: basics\nanswer: C\nnl: {question: Q, choices: [a, b], explanation: E}\nfr: {question: Q, choices: [a, b], explanation: E}\n"},
+        "questions/gpu-role.yaml:2:9: answer 'C' is outside the 2 choices (A-B)",
+        "",
+    ),
+    "choice counts differ": (
+        {"questions/gpu-role.yaml": "topic: basics\nanswer: A\nnl:\n  question: Q\n  choices: [a, b]\n  explanation: E\nfr:\n  question: Q\n  choices: [a, b, c]\n  explanation: E\n"},
+        "questions/gpu-role.yaml:9:12: the 'fr' block has 3 choices but the 'nl' block has 2",
+        "every language lists the same choices in the same order",
+    ),
+    "too few choices": (
+        {"questions/gpu-role.yaml": "topic: basics\nanswer: A\nnl: {question: Q, choices: [a], explanation: E}\nfr: {question: Q, choices: [a], explanation: E}\n"},
+        "questions/gpu-role.yaml:3:28: a question has 2 to 6 choices, not 1",
+        "",
+    ),
+    "unknown topic": (
+        {"questions/gpu-role.yaml": QUESTION.format(topic="basic")},
+        "questions/gpu-role.yaml:1:8: unknown topic 'basic'",
+        "did you mean 'basics'?",
+    ),
+    "unknown term": (
+        {"glossary/gpu.yaml": "related: [cpu]\nnl: {term: GPU, definition: D}\nfr: {term: GPU, definition: D}\n"},
+        "glossary/gpu.yaml:1:11: unknown term 'cpu'",
+        "did you mean 'gpu'?",
+    ),
+    "duplicate id names both files": (
+        {"questions/more/other.yaml": "id: gpu-role\n" + QUESTION.format(topic="basics")},
+        "questions/more/other.yaml:1:5: duplicate question id 'gpu-role': also defined in questions/gpu-role.yaml",
+        "ids are unique per kind; rename one of questions/gpu-role.yaml and questions/more/other.yaml",
+    ),
+    "invalid language code": (
+        {"topics/basics.yaml": "nl: {title: T}\nfr: {title: T}\nxx-yy: {title: T}\n"},
+        "topics/basics.yaml:3:1: 'xx-yy' is not a valid language code",
+        "language blocks are keyed by a code such as 'nl', 'fr' or 'pt-BR'; record keys are id, order",
+    ),
+    "invalid site language": (
+        {"site.yaml": "languages: [nl, klingon]\nnl: {title: T}\n"},
+        "site.yaml:1:17: 'klingon' is not a valid language code",
+        "use a code such as 'nl', 'fr' or 'pt-BR'",
+    ),
+    "yaml syntax error": (
+        {"glossary/gpu.yaml": "nl: {term: GPU, definition: D\nfr: {term: GPU}\n"},
+        "glossary/gpu.yaml:2:3: YAML syntax error: did not find expected ',' or '}'",
+        "while parsing a flow mapping that starts at line 1",
+    ),
+    "duplicate key": (
+        {"topics/basics.yaml": "nl: {title: T}\nfr: {title: T}\nnl: {title: U}\n"},
+        "topics/basics.yaml:3:1: duplicate key 'nl' (first set at line 1)",
+        "remove one of the two",
+    ),
+    "invalid file name as id": (
+        {"glossary/Big GPU.yaml": TERM},
+        "glossary/Big GPU.yaml:1:1: the file name 'Big GPU' is not a valid id (lowercase letters, digits and '-')",
+        "rename the file to 'big-gpu.yaml' or set 'id: big-gpu'",
+    ),
+    "path-like id": (
+        {"glossary/x.yaml": "id: ../x\n" + TERM},
+        "glossary/x.yaml:1:5: '../x' is not a valid id",
+        "ids use lowercase ASCII letters, digits and '-'",
+    ),
+    "field placed at the wrong level": (
+        {"glossary/gpu.yaml": "term: GPU\nnl: {term: GPU, definition: D}\nfr: {term: GPU, definition: D}\n"},
+        "glossary/gpu.yaml:1:1: unknown key 'term'",
+        "'term' belongs inside a language block such as 'nl:'",
+    ),
+    "text where a list is needed": (
+        {"questions/gpu-role.yaml": "topic: basics\nanswer: A\nterms: gpu\nnl: {question: Q, choices: [a, b], explanation: E}\nfr: {question: Q, choices: [a, b], explanation: E}\n"},
+        "questions/gpu-role.yaml:3:8: 'terms' must be a list, not a single value",
+        "write it as 'terms: [first, second]' or one '- item' per line",
+    ),
+    "comparison row with too few values": (
+        {"comparisons/c.yaml": "topic: basics\nterms: [gpu, gpu]\nnl:\n  title: C\n  aspects:\n    - {label: L, values: [one]}\nfr:\n  title: C\n  aspects:\n    - {label: L, values: [one, two]}\n"},
+        "comparisons/c.yaml:6:26: aspect 'L' has 1 value for 2 terms",
+        "give one value per term, in the order of 'terms'",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_rule(make_content, name):
+    files, expected, hint = CASES[name]
+    _, report = check(make_content(**files))
+    shown = [(f"{d.location}: {d.message}", d.hint) for d in report.errors]
+    assert (expected, hint) in shown, shown
+
+
+def test_all_errors_in_one_run(make_content):
+    content_dir = make_content(**{
+        "topics/basics.yaml": "order: x\nnl: {title: T}\nfr: {title: T}\n",
+        "glossary/gpu.yaml": "related: [nope]\nnl: {term: G, definition: D}\nfr: {term: G, definition: D}\n",
+        "questions/gpu-role.yaml": "topic: basics\nanswer: Z\nnl: {question: Q, choices: [a, b], explanation: E}\nfr: {question: Q, choices: [a, b], explanation: E}\n",
+    })
+    _, report = check(content_dir)
+    assert [d.location.path for d in report.sorted()] == ["glossary/gpu.yaml", "questions/gpu-role.yaml", "topics/basics.yaml"]
+
+
+def test_missing_translation_is_a_warning_and_strict_makes_it_an_error(make_content):
+    content_dir = make_content(**{"glossary/gpu.yaml": "nl: {term: GPU, definition: D}\n"})
+    _, report = check(content_dir)
+    assert [d.message for d in report.warnings] == ["term 'gpu' has no 'fr' text"]
+    assert not report.errors
+    _, strict = check(content_dir, strict=True)
+    assert [d.message for d in strict.errors] == ["term 'gpu' has no 'fr' text"]
+
+
+def test_block_in_a_non_site_language_is_valid(make_content):
+    content, report = check(make_content(**{"topics/basics.yaml": "nl: {title: T}\nfr: {title: T}\nja: {title: トピック}\npt-BR: {title: Tópico}\n"}))
+    assert report.diagnostics == []
+    assert content.topics["basics"].texts["pt-BR"].title == "Tópico"
+
+
+def test_error_shows_the_source_line_with_a_caret(make_content):
+    _, report = check(make_content(**{"questions/gpu-role.yaml": "topic: basic\nanswer: A\nnl: {question: Q, choices: [a, b], explanation: E}\nfr: {question: Q, choices: [a, b], explanation: E}\n"}))
+    assert report.errors[0].format() == (
+        "questions/gpu-role.yaml:1:8: error: unknown topic 'basic' [ref.unknown-topic]\n"
+        "    topic: basic\n"
+        "           ^\n"
+        "  hint: did you mean 'basics'?"
+    )

@@ -1,0 +1,115 @@
+"""The writer guards the output: atomic swaps, no foreign files touched, nothing written twice."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from conftest import ROOT
+
+from studysite.write import MARKER, OutputError, SiteWriter, check_output_folder, read_manifest
+
+
+def build_into(out, files):
+    with SiteWriter(out, check_output_folder(out, [])) as writer:
+        for path, data in files.items():
+            writer.write(path, data)
+        writer.commit()
+    return writer
+
+
+def test_first_build_creates_a_marked_folder(tmp_path):
+    out = tmp_path / "site"
+    build_into(out, {"index.html": b"hello", "a/b/index.html": b"deep"})
+    assert (out / "a/b/index.html").read_bytes() == b"deep"
+    assert set(read_manifest(out)) == {"index.html", "a/b/index.html"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+
+
+def test_unchanged_files_are_carried_over_as_hard_links(tmp_path):
+    out = tmp_path / "site"
+    build_into(out, {"same.html": b"same", "changes.html": b"one"})
+    inode = (out / "same.html").stat().st_ino
+    writer = build_into(out, {"same.html": b"same", "changes.html": b"two"})
+    assert writer.changed == 1
+    assert (out / "same.html").stat().st_ino == inode
+    assert (out / "changes.html").read_bytes() == b"two"
+
+
+def test_files_no_longer_built_disappear(tmp_path):
+    out = tmp_path / "site"
+    build_into(out, {"old.html": b"x", "kept.html": b"y"})
+    build_into(out, {"kept.html": b"y"})
+    assert sorted(p.name for p in out.iterdir()) == [MARKER, "kept.html"]
+
+
+@pytest.mark.parametrize("path", ["../escape.html", "/etc/passwd", "a/../../x", MARKER])
+def test_never_writes_outside_its_folder(tmp_path, path):
+    with SiteWriter(tmp_path / "site", {}) as writer, pytest.raises(OutputError):
+        writer.write(path, b"x")
+    assert not (tmp_path / "escape.html").exists()
+
+
+def test_never_writes_the_same_file_twice(tmp_path):
+    with SiteWriter(tmp_path / "site", {}) as writer:
+        writer.write("index.html", b"a")
+        with pytest.raises(OutputError, match="twice"):
+            writer.write("index.html", b"b")
+
+
+def test_an_error_leaves_the_old_site_and_no_temporary_folder(tmp_path):
+    out = tmp_path / "site"
+    build_into(out, {"index.html": b"old"})
+    with pytest.raises(RuntimeError), SiteWriter(out, check_output_folder(out, [])) as writer:
+        writer.write("index.html", b"new")
+        raise RuntimeError("render failed")
+    assert (out / "index.html").read_bytes() == b"old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+
+
+def test_refuses_folders_with_foreign_files(tmp_path):
+    (tmp_path / "home").mkdir()
+    (tmp_path / "home/thesis.tex").write_text("years of work")
+    with pytest.raises(OutputError, match="did not write"):
+        check_output_folder(tmp_path / "home", [])
+    out = tmp_path / "site"
+    build_into(out, {"index.html": b"x"})
+    (out / "CNAME").write_text("example.org")
+    with pytest.raises(OutputError, match=r"\(CNAME\)"):
+        check_output_folder(out, [])
+
+
+def test_refuses_overlap_with_protected_folders(tmp_path):
+    content = tmp_path / "content"
+    content.mkdir()
+    for out in (content, content / "site", tmp_path):
+        with pytest.raises(OutputError, match="overlaps"):
+            check_output_folder(out, [content])
+
+
+def test_stale_temporary_folders_of_interrupted_builds_are_removed(tmp_path):
+    out = tmp_path / "site"
+    with SiteWriter(out, {}) as writer:
+        writer.write("index.html", b"x")
+        os.rename(writer.temp_dir, tmp_path / ".site.tmp-99999")  # as a killed build leaves it
+        writer.temp_dir.mkdir()
+    (tmp_path / ".site.tmp-12345").mkdir()  # not ours: no marker
+    build_into(out, {"index.html": b"y"})
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".site.tmp-12345", "site"]
+
+
+def test_sigterm_during_a_build_leaves_the_previous_site(tmp_path):
+    site = tmp_path / "site"
+    command = [sys.executable, "build.py", "--out", str(site), "--no-search"]
+    assert subprocess.run(command, cwd=ROOT, capture_output=True).returncode == 0
+    before = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
+    for delay in (0.05, 0.15, 0.3):
+        process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        time.sleep(delay)
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=30)
+        assert b"Traceback" not in err
+        assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == before
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
