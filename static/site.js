@@ -128,5 +128,17 @@ function search(form) {
   if (initial) { input.value = initial; run(initial); }
 }
 
+function liveReload(url) {
+  let seen = null;
+  setInterval(async () => {
+    try {
+      const build = await (await fetch(url, { cache: "no-store" })).text();
+      if (seen !== null && build !== seen) location.reload();
+      seen = build;
+    } catch (error) { /* the server is restarting */ }
+  }, 1000);
+}
+
 document.querySelectorAll("[data-practice]").forEach(practice);
 document.querySelectorAll("form[data-search]").forEach(search);
+if (document.documentElement.dataset.liveReload) liveReload(document.documentElement.dataset.liveReload);

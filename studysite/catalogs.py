@@ -16,7 +16,7 @@ TEMPLATE_FILE = f"{DOMAIN}.pot"
 METHOD_MAP = [("**.html", "jinja2.ext:babel_extract"), ("**.xml", "jinja2.ext:babel_extract")]
 OPTIONS_MAP = {"**": {"extensions": "jinja2.ext.i18n", "trimmed": "true", "newstyle_gettext": "true"}}
 # A fixed date keeps the catalogs' headers from changing on every run.
-EPOCH = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
+EPOCH = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
 
 
 class CatalogError(Exception):

@@ -111,7 +111,9 @@ def run_build(args) -> int:
     result = pipeline.build(_options(args))
     _print_diagnostics(result.report)
     warnings = f", {plural(len(result.report.warnings), 'warning')}" if result.report.warnings else ""
-    print(f"Built {plural(result.pages, 'page')} in {plural(result.languages, 'language')} in {result.seconds:.1f} s ({result.changed} files changed{warnings}).")
+    print(
+        f"Built {plural(result.pages, 'page')} in {plural(result.languages, 'language')} in {result.seconds:.1f} s ({result.changed} files changed{warnings})."
+    )
     return EXIT_OK
 
 

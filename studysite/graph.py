@@ -8,12 +8,12 @@ adds the indexes pages need: questions per topic, terms used per question (named
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from .linking import TermMatcher
-from .model import Content, Record
 from .markup import RenderedText
+from .model import Content, Record
 
 MORE_QUESTIONS = 5
 
@@ -72,9 +72,7 @@ def build_edition(content: Content, language: str) -> Edition:
     topics = shown(sorted(content.topics.values(), key=lambda t: (t.order, t.id)))
     terms = shown(content.terms.values())
     questions = shown(q for q in content.questions.values() if q.topic in topics)
-    comparisons = shown(
-        c for c in content.comparisons.values() if c.topic in topics and all(t in terms for t in c.terms)
-    )
+    comparisons = shown(c for c in content.comparisons.values() if c.topic in topics and all(t in terms for t in c.terms))
     return Edition(language, topics, questions, terms, comparisons)
 
 
@@ -128,13 +126,9 @@ def _language_graph(content: Content, edition: Edition, found_terms) -> Language
     for comparison_id in edition.comparisons:
         comparisons_by_topic[content.comparisons[comparison_id].topic].append(comparison_id)
     terms_by_topic = {
-        topic: tuple(t for t in edition.terms if any(t in terms_by_question[q] for q in questions))
-        for topic, questions in questions_by_topic.items()
+        topic: tuple(t for t in edition.terms if any(t in terms_by_question[q] for q in questions)) for topic, questions in questions_by_topic.items()
     }
-    related_terms = {
-        term_id: tuple(r for r in content.terms[term_id].related if r in edition.terms and r != term_id)
-        for term_id in edition.terms
-    }
+    related_terms = {term_id: tuple(r for r in content.terms[term_id].related if r in edition.terms and r != term_id) for term_id in edition.terms}
     more_questions = {
         question_id: rank_more_questions(question_id, questions_by_topic[content.questions[question_id].topic], terms_by_question)
         for question_id in edition.questions

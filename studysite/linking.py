@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Callable, Mapping
 
 _CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]")
 _TOKENS = re.compile(r"(<[^>]*>)")
@@ -32,7 +32,7 @@ class TermMatcher:
     names: Mapping[str, str]
 
     @classmethod
-    def build(cls, names_by_term: Mapping[str, tuple[str, ...]]) -> "TermMatcher":
+    def build(cls, names_by_term: Mapping[str, tuple[str, ...]]) -> TermMatcher:
         names: dict[str, str] = {}
         for term_id, term_names in names_by_term.items():
             for name in term_names:

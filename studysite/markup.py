@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 import markdown
 import nh3
@@ -19,7 +19,13 @@ from .model import Content
 
 BLOCK_TAGS = {"p", "br", "hr", "ul", "ol", "li", "blockquote", "pre", "dl", "dt", "dd", "table", "thead", "tbody", "tr", "th", "td", "h3", "h4", "h5", "h6"}
 INLINE_TAGS = {"a", "abbr", "b", "code", "del", "em", "i", "kbd", "mark", "q", "s", "strong", "sub", "sup", "img"}
-ATTRIBUTES = {"a": {"href", "title"}, "img": {"src", "alt", "title", "width", "height"}, "abbr": {"title"}, "th": {"colspan", "rowspan"}, "td": {"colspan", "rowspan"}}
+ATTRIBUTES = {
+    "a": {"href", "title"},
+    "img": {"src", "alt", "title", "width", "height"},
+    "abbr": {"title"},
+    "th": {"colspan", "rowspan"},
+    "td": {"colspan", "rowspan"},
+}
 URL_SCHEMES = {"http", "https", "mailto"}
 EXTENSIONS = ["fenced_code", "tables"]
 

@@ -33,6 +33,7 @@ class Options:
     strict: bool = False
     search: bool = True
     jobs: int = 1
+    live_reload: bool = False
 
     @property
     def site_root(self) -> Path:
@@ -115,7 +116,9 @@ def build(options: Options) -> BuildResult:
     assets = collect_assets(options)
     renderer = make_renderer(options, content, report, assets)
     report.raise_if_errors()
-    previous = check_output_folder(options.out_dir, [options.content_dir, *options.layered("templates"), *options.layered("static"), *options.layered("locales")])
+    previous = check_output_folder(
+        options.out_dir, [options.content_dir, *options.layered("templates"), *options.layered("static"), *options.layered("locales")]
+    )
     with SiteWriter(options.out_dir, previous) as writer:
         for page in loaded.pages:
             writer.write(urls.file_for(page.path), render_page(renderer, page).encode("utf-8"))
@@ -138,7 +141,7 @@ def make_renderer(options: Options, content: Content, report: Report, assets: di
         translations = load_site_translations(options, language, report)
         environments[language] = make_environment(template_dirs, translations, language)
     titles = {lang: text.title for lang, text in content.site.texts.items()}
-    info = SiteInfo(content.site.base_url, content.site.languages, titles, {name: path for name, (path, _) in assets.items()})
+    info = SiteInfo(content.site.base_url, content.site.languages, titles, {name: path for name, (path, _) in assets.items()}, options.live_reload)
     return Renderer(environments, info)
 
 

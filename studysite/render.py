@@ -7,9 +7,9 @@ catalog installed (new-style gettext, so %-formatting is escaped too).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
 
 import jinja2
 from babel.support import NullTranslations
@@ -19,8 +19,7 @@ from .i18n import autonym, format_number, language_name, text_direction
 from .views import Page
 
 CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
-    "img-src 'self' https:; object-src 'none'; base-uri 'none'; form-action 'self'"
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' https:; object-src 'none'; base-uri 'none'; form-action 'self'"
 )
 
 
@@ -48,6 +47,7 @@ class SiteInfo:
     languages: tuple[str, ...]
     titles: Mapping[str, str]
     assets: Mapping[str, str]  # static file name -> fingerprinted path
+    live_reload: bool = False  # set by `serve`: pages reload when the site is rebuilt
 
 
 def hreflang_alternates(page: Page, languages: tuple[str, ...]) -> list[tuple[str, str]]:
@@ -95,6 +95,7 @@ class Renderer:
             "asset": lambda name: links.href(site.assets[name]),
             "language_name": lambda code: language_name(code, page.language),
             "csp": CONTENT_SECURITY_POLICY,
+            "live_reload": site.live_reload,
         }
 
     def render_sitemap(self, pages: list[Page]) -> str:

@@ -192,7 +192,12 @@ def _block(reader: NodeReader, node: yaml.Node, language: str, keys: tuple[str, 
         return block
     for key, key_node, value_node in entries:
         if key not in keys:
-            reader.error(key_node, "key.unknown", f"unknown key '{key}' in the '{language}' block", did_you_mean(key, keys) or f"a '{language}' block takes {', '.join(keys)}")
+            reader.error(
+                key_node,
+                "key.unknown",
+                f"unknown key '{key}' in the '{language}' block",
+                did_you_mean(key, keys) or f"a '{language}' block takes {', '.join(keys)}",
+            )
             continue
         read = (readers or {}).get(key, reader.text)
         value = read(value_node, key)
@@ -226,7 +231,10 @@ class _RecordValidator:
                     fields["@" + key] = reader.where(value_node)
             elif isinstance(value_node, yaml.MappingNode):
                 if not is_valid_language(key):
-                    hint = did_you_mean(key, self.languages) or f"language blocks are keyed by a code such as 'nl', 'fr' or 'pt-BR'; record keys are {', '.join(record_keys)}"
+                    hint = (
+                        did_you_mean(key, self.languages)
+                        or f"language blocks are keyed by a code such as 'nl', 'fr' or 'pt-BR'; record keys are {', '.join(record_keys)}"
+                    )
                     reader.error(key_node, "language.invalid", f"'{key}' is not a valid language code", hint)
                     continue
                 blocks[key] = self._language_block(reader, kind, key, value_node)
@@ -243,7 +251,12 @@ class _RecordValidator:
         if record_id is None:
             return None
         if not blocks:
-            reader.error(document.node, "translation.none", f"the {NOUNS[kind]} has no language block", f"add a block per language, such as '{(self.languages or ('nl',))[0]}:'")
+            reader.error(
+                document.node,
+                "translation.none",
+                f"the {NOUNS[kind]} has no language block",
+                f"add a block per language, such as '{(self.languages or ('nl',))[0]}:'",
+            )
             return None
         return _Parsed(kind, record_id, id_location, fields, blocks, block_locations)
 
@@ -254,7 +267,12 @@ class _RecordValidator:
         location = Location(document.path, 1, 1)
         if not ID_PATTERN.fullmatch(stem):
             suggestion = re.sub(r"[^a-z0-9]+", "-", stem.lower()).strip("-") or "my-record"
-            self.report.error(location, "id.invalid", f"the file name '{stem}' is not a valid id (lowercase letters, digits and '-')", f"rename the file to '{suggestion}.yaml' or set 'id: {suggestion}'")
+            self.report.error(
+                location,
+                "id.invalid",
+                f"the file name '{stem}' is not a valid id (lowercase letters, digits and '-')",
+                f"rename the file to '{suggestion}.yaml' or set 'id: {suggestion}'",
+            )
             return None, location
         return stem, location
 
@@ -363,8 +381,10 @@ class _RecordValidator:
     def _check_translations(self, item: _Parsed) -> None:
         for language in self.languages:
             if language not in item.blocks:
-                location = Location(item.id_location.path, 1, 1)
-                self.report.warning(location, "translation.missing", f"{NOUNS[item.kind]} '{item.id}' has no '{language}' text", f"add a '{language}:' block")
+                last_block = list(item.block_locations.values())[-1]
+                self.report.warning(
+                    last_block, "translation.missing", f"{NOUNS[item.kind]} '{item.id}' has no '{language}' text", f"add a block '{language}:' like this one"
+                )
 
     def _check_choices(self, item: _Parsed) -> None:
         counts = {lang: len(b["choices"]) for lang, b in item.blocks.items() if "choices" in b}
@@ -394,7 +414,12 @@ class _RecordValidator:
         for block in item.blocks.values():
             for aspect, node in block.get("aspects") or ():
                 if columns and len(aspect.values) != columns:
-                    self.report.error(_where(item, node), "value.count", f"aspect '{aspect.label}' has {plural(len(aspect.values), 'value')} for {plural(columns, 'term')}", "give one value per term, in the order of 'terms'")
+                    self.report.error(
+                        _where(item, node),
+                        "value.count",
+                        f"aspect '{aspect.label}' has {plural(len(aspect.values), 'value')} for {plural(columns, 'term')}",
+                        "give one value per term, in the order of 'terms'",
+                    )
 
 
 def _where(item: _Parsed, node: yaml.Node) -> Location:

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from markupsafe import Markup
 
@@ -94,7 +95,9 @@ class ViewBuilder:
     def question_link(self, lg: LanguageGraph, question_id: str, limit: int = 0) -> Link:
         text_lang = lg.edition.questions[question_id]
         stem = plain_text(self.rendered.questions[(question_id, text_lang)].stem)
-        return Link(urls.record("questions", lg.edition.language, question_id), excerpt(stem, limit) if limit else stem, self._foreign(text_lang, lg.edition.language))
+        return Link(
+            urls.record("questions", lg.edition.language, question_id), excerpt(stem, limit) if limit else stem, self._foreign(text_lang, lg.edition.language)
+        )
 
     def comparison_link(self, lg: LanguageGraph, comparison_id: str) -> Link:
         text_lang = lg.edition.comparisons[comparison_id]
@@ -102,11 +105,7 @@ class ViewBuilder:
         return Link(urls.record("comparisons", lg.edition.language, comparison_id), title, self._foreign(text_lang, lg.edition.language))
 
     def _alternates(self, kind: str, record_id: str, attribute: str) -> dict[str, str]:
-        return {
-            lang: urls.record(kind, lang, record_id)
-            for lang, lg in self.graph.languages.items()
-            if record_id in getattr(lg.edition, attribute)
-        }
+        return {lang: urls.record(kind, lang, record_id) for lang, lg in self.graph.languages.items() if record_id in getattr(lg.edition, attribute)}
 
     def _every_language(self, make_path) -> dict[str, str]:
         return {lang: make_path(lang) for lang in self.site.languages}
@@ -115,7 +114,7 @@ class ViewBuilder:
 
     def pages(self) -> list[Page]:
         pages = [self.language_chooser(), self.not_found()]
-        for language, lg in self.graph.languages.items():
+        for lg in self.graph.languages.values():
             pages.append(self.home(lg))
             pages.append(self.glossary(lg))
             pages.append(self.search(lg))
@@ -128,10 +127,7 @@ class ViewBuilder:
 
     def language_chooser(self) -> Page:
         default = self.site.default_language
-        choices = [
-            Link(urls.home(lang), autonym(lang), lang)
-            for lang in self.site.languages
-        ]
+        choices = [Link(urls.home(lang), autonym(lang), lang) for lang in self.site.languages]
         titles = {lang: self.site_title(lang) for lang in self.site.languages}
         return Page("", "chooser.html", default, self.site_title(default), {"choices": choices, "titles": titles}, x_default="")
 
@@ -145,10 +141,7 @@ class ViewBuilder:
 
     def home(self, lg: LanguageGraph) -> Page:
         language = lg.edition.language
-        topics = [
-            {"link": self.topic_link(lg, t), "questions": len(lg.questions_by_topic[t]), "terms": len(lg.terms_by_topic[t])}
-            for t in lg.edition.topics
-        ]
+        topics = [{"link": self.topic_link(lg, t), "questions": len(lg.questions_by_topic[t]), "terms": len(lg.terms_by_topic[t])} for t in lg.edition.topics]
         description = Markup(self.rendered.site.get(language, ""))
         context = {"topics": topics, "description": description, "term_count": len(lg.edition.terms)}
         return Page(urls.home(language), "home.html", language, self.site_title(language), context, self._every_language(urls.home))
@@ -165,7 +158,15 @@ class ViewBuilder:
             "comparisons": [self.comparison_link(lg, c) for c in lg.comparisons_by_topic[topic_id]],
             "practice": urls.record("practice", language, topic_id) if lg.questions_by_topic[topic_id] else "",
         }
-        return Page(urls.record("topics", language, topic_id), "topic.html", language, text.title, context, self._alternates("topics", topic_id, "topics"), (f"topics/{topic_id}",))
+        return Page(
+            urls.record("topics", language, topic_id),
+            "topic.html",
+            language,
+            text.title,
+            context,
+            self._alternates("topics", topic_id, "topics"),
+            (f"topics/{topic_id}",),
+        )
 
     def _question_body(self, lg: LanguageGraph, question_id: str, linked: bool) -> dict:
         text_lang = lg.edition.questions[question_id]
@@ -200,7 +201,15 @@ class ViewBuilder:
         }
         title = excerpt(plain_text(context["question"]["stem"]), TITLE_EXCERPT)
         sources = (f"questions/{question_id}", f"topics/{question.topic}", *(f"glossary/{t}" for t in lg.terms_by_question[question_id]))
-        return Page(urls.record("questions", language, question_id), "question.html", language, title, context, self._alternates("questions", question_id, "questions"), sources)
+        return Page(
+            urls.record("questions", language, question_id),
+            "question.html",
+            language,
+            title,
+            context,
+            self._alternates("questions", question_id, "questions"),
+            sources,
+        )
 
     def practice(self, lg: LanguageGraph, topic_id: str) -> Page:
         language = lg.edition.language
@@ -222,7 +231,15 @@ class ViewBuilder:
             summary = excerpt(plain_text(self.rendered.terms.get((term_id, text_lang), "")), 160)
             groups.setdefault(index_letter(link.label), []).append({"link": link, "summary": summary})
         context = {"groups": groups}
-        return Page(urls.glossary(language), "glossary.html", language, "", context, self._every_language(urls.glossary), tuple(f"glossary/{t}" for t in lg.edition.terms))
+        return Page(
+            urls.glossary(language),
+            "glossary.html",
+            language,
+            "",
+            context,
+            self._every_language(urls.glossary),
+            tuple(f"glossary/{t}" for t in lg.edition.terms),
+        )
 
     def term(self, lg: LanguageGraph, term_id: str) -> Page:
         language, text_lang = lg.edition.language, lg.edition.terms[term_id]
@@ -241,14 +258,13 @@ class ViewBuilder:
             "term_language_name": language_name(term_language, language) if foreign_name else "",
             "foreign_name": foreign_name,
             "topics": [self.topic_link(lg, t) for t in topic_ids],
-            "questions": [
-                {"link": self.question_link(lg, q, TITLE_EXCERPT), "excerpt": self._sentence_with(lg, q, names)}
-                for q in question_ids
-            ],
+            "questions": [{"link": self.question_link(lg, q, TITLE_EXCERPT), "excerpt": self._sentence_with(lg, q, names)} for q in question_ids],
             "related": sorted((self.term_link(lg, r) for r in lg.related_terms[term_id]), key=lambda link: sort_key(link.label)),
         }
         sources = (f"glossary/{term_id}", *(f"questions/{q}" for q in question_ids))
-        return Page(urls.record("glossary", language, term_id), "term.html", language, text.term, context, self._alternates("glossary", term_id, "terms"), sources)
+        return Page(
+            urls.record("glossary", language, term_id), "term.html", language, text.term, context, self._alternates("glossary", term_id, "terms"), sources
+        )
 
     def _sentence_with(self, lg: LanguageGraph, question_id: str, names: list[str]) -> Text:
         """The explanation's first sentence that names the term, else its first sentence."""
@@ -264,7 +280,7 @@ class ViewBuilder:
         comparison = self.content.comparisons[comparison_id]
         text = comparison.texts[text_lang]
         html = self.rendered.comparisons[(comparison_id, text_lang)]
-        rows = [{"label": aspect.label, "cells": [Markup(c) for c in cells]} for aspect, cells in zip(text.aspects, html.rows)]
+        rows = [{"label": aspect.label, "cells": [Markup(c) for c in cells]} for aspect, cells in zip(text.aspects, html.rows, strict=True)]
         context = {
             "text_lang": self._foreign(text_lang, language),
             "topic": self.topic_link(lg, comparison.topic),
@@ -273,7 +289,15 @@ class ViewBuilder:
             "summary": Markup(html.summary),
         }
         sources = (f"comparisons/{comparison_id}", *(f"glossary/{t}" for t in comparison.terms))
-        return Page(urls.record("comparisons", language, comparison_id), "comparison.html", language, text.title, context, self._alternates("comparisons", comparison_id, "comparisons"), sources)
+        return Page(
+            urls.record("comparisons", language, comparison_id),
+            "comparison.html",
+            language,
+            text.title,
+            context,
+            self._alternates("comparisons", comparison_id, "comparisons"),
+            sources,
+        )
 
     def search(self, lg: LanguageGraph) -> Page:
         language = lg.edition.language

@@ -56,7 +56,9 @@ def check_output_folder(out_dir: Path, protected: list[Path]) -> dict[str, str]:
     foreign = sorted(_files_below(out_dir) - set(manifest) - {MARKER})
     if foreign:
         listed = ", ".join(foreign[:5]) + (" ..." if len(foreign) > 5 else "")
-        raise OutputError(f"'{out_dir}' holds files that Studysite did not write ({listed}); nothing was changed. Move them away, or into static/ to publish them with the site")
+        raise OutputError(
+            f"'{out_dir}' holds files that Studysite did not write ({listed}); nothing was changed. Move them away, or into static/ to publish them with the site"
+        )
     return manifest
 
 
@@ -74,7 +76,7 @@ class SiteWriter:
         self.written: dict[str, str] = {}
         self.changed = 0
 
-    def __enter__(self) -> "SiteWriter":
+    def __enter__(self) -> SiteWriter:
         remove_stale_temp_folders(self.out_dir)
         self.out_dir.parent.mkdir(parents=True, exist_ok=True)
         self.temp_dir.mkdir()

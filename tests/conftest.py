@@ -4,8 +4,14 @@ and one build of the sample content shared by the whole-site tests."""
 from __future__ import annotations
 
 import contextlib
+import functools
+import http.server
 import io
+import os
+import re
+import shutil
 import textwrap
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -99,3 +105,94 @@ def sample_site(tmp_path_factory) -> Path:
     result = run_cli("build", "--content", SAMPLE_CONTENT, "--out", site, "--base-url", f"https://example.org{BASE_PATH}", "--strict")
     assert result.status == 0, result.err
     return site
+
+
+# -- the browser tier ------------------------------------------------------------------
+
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = os.environ.get("STUDYSITE_CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"report_{report.when}", report)
+
+
+@pytest.fixture(scope="session")
+def site_url(sample_site: Path):
+    """The sample site served over HTTP on 127.0.0.1 under its base path."""
+    handler = functools.partial(_QuietHandler, directory=str(sample_site.parent))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}{BASE_PATH}"
+    server.shutdown()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):
+        pass
+
+
+@pytest.fixture(scope="session")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--no-first-run",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+@dataclass
+class BrowserPage:
+    """A Playwright page that records console errors and failed requests."""
+
+    page: object
+    errors: list[str]
+
+
+@pytest.fixture
+def open_page(browser, site_url, request):
+    """Open a site page (path below the base path) in a fresh context; on failure the
+    test's screenshot and HTML are saved under test-artifacts/<test name>/."""
+    contexts = []
+    opened: list[BrowserPage] = []
+
+    def open_(path: str, width: int = 1200, color_scheme: str = "light", bypass_csp: bool = False) -> BrowserPage:
+        context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=color_scheme, bypass_csp=bypass_csp)
+        contexts.append(context)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("console", lambda m: errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+        page.on("requestfailed", lambda r: errors.append(f"request failed: {r.url}"))
+        page.on("response", lambda r: errors.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None)
+        page.goto(site_url + path)
+        result = BrowserPage(page, errors)
+        opened.append(result)
+        return result
+
+    yield open_
+    call = getattr(request.node, "report_call", None)
+    if call is not None and call.failed:
+        folder = ARTIFACTS / re.sub(r"[^\w.-]+", "_", request.node.name)
+        folder.mkdir(parents=True, exist_ok=True)
+        for index, item in enumerate(opened):
+            item.page.screenshot(path=str(folder / f"page{index}.png"), full_page=True)
+            (folder / f"page{index}.html").write_text(item.page.content(), encoding="utf-8")
+        print(f"\nscreenshots and HTML of the failed test: {folder}")
+    for context in contexts:
+        context.close()

@@ -65,7 +65,7 @@ def file_of(site: Path, url_path: str, base_path: str) -> Path | None:
     """The file that serves a URL path under the base path, as a static host would."""
     if not url_path.startswith(base_path):
         return None
-    relative = unquote(url_path[len(base_path):])
+    relative = unquote(url_path[len(base_path) :])
     target = site / relative
     if relative == "" or relative.endswith("/"):
         target = target / "index.html"

@@ -83,7 +83,7 @@ def test_language_without_catalog_builds_with_english_ui_and_one_warning(make_co
     assert result.err.count("[i18n.catalog-missing]") == 2  # de and ja; English needs no catalog
     assert "warning: question 'gpu-role' has no 'ja' text" in result.err
     page = (tmp_path / "site/ja/questions/gpu-role/index.html").read_text(encoding="utf-8")
-    assert '<article class="question" lang="de">' in page
+    assert '<h1 class="stem" lang="de">Was rechnet eine ' in page
     assert "This question has not been translated yet; it is shown in ドイツ語." in page
     assert "Show answer and explanation" in page
     german = (tmp_path / "site/de/index.html").read_text(encoding="utf-8")
@@ -91,11 +91,13 @@ def test_language_without_catalog_builds_with_english_ui_and_one_warning(make_co
 
 
 def test_right_to_left_languages_get_dir_rtl(make_content, tmp_path):
-    content = make_content(**{
-        "site.yaml": "languages: [ar]\nar: {title: دراسة}\n",
-        "topics/basics.yaml": "ar: {title: أساسيات}\n",
-        "questions/gpu-role.yaml": "topic: basics\nanswer: A\nar: {question: سؤال, choices: [أ, ب], explanation: شرح}\n",
-        "glossary/gpu.yaml": "ar: {term: GPU, definition: معالج}\n",
-    })
+    content = make_content(
+        **{
+            "site.yaml": "languages: [ar]\nar: {title: دراسة}\n",
+            "topics/basics.yaml": "ar: {title: أساسيات}\n",
+            "questions/gpu-role.yaml": "topic: basics\nanswer: A\nar: {question: سؤال, choices: [أ, ب], explanation: شرح}\n",
+            "glossary/gpu.yaml": "ar: {term: GPU, definition: معالج}\n",
+        }
+    )
     assert run_cli("build", "--content", content, "--out", tmp_path / "site", "--no-search").status == 0
     assert '<html lang="ar" dir="rtl">' in (tmp_path / "site/ar/index.html").read_text(encoding="utf-8")

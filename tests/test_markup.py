@@ -53,7 +53,7 @@ def test_block_markdown(markup):
         "Plain text.",
         "Two paragraphs.\n\nThe second one, with 2(N−1)/N and 7 × 10⁹.",
         "Line one\nline two of the same paragraph.",
-        "Quotes \"like\" this and l'élision, 100 % sûr ; deux-points : oui.",
+        'Quotes "like" this and l\'élision, 100 % sûr ; deux-points : oui.',
         "データ並列では勾配を平均する。",
     ],
 )

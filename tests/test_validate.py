@@ -37,22 +37,30 @@ CASES = {
         "",
     ),
     "missing required field": (
-        {"questions/gpu-role.yaml": "topic: basics\nanswer: A\nnl:\n  question: Q\n  choices: [a, b]\nfr:\n  question: Q\n  choices: [a, b]\n  explanation: E\n"},
+        {
+            "questions/gpu-role.yaml": "topic: basics\nanswer: A\nnl:\n  question: Q\n  choices: [a, b]\nfr:\n  question: Q\n  choices: [a, b]\n  explanation: E\n"
+        },
         "questions/gpu-role.yaml:4:3: the 'nl' block has no 'explanation'",
         "explain why the answer is right; Markdown is allowed",
     ),
     "answer outside the choices": (
-        {"questions/gpu-role.yaml": "topic: basics\nanswer: C\nnl: {question: Q, choices: [a, b], explanation: E}\nfr: {question: Q, choices: [a, b], explanation: E}\n"},
+        {
+            "questions/gpu-role.yaml": "topic: basics\nanswer: C\nnl: {question: Q, choices: [a, b], explanation: E}\nfr: {question: Q, choices: [a, b], explanation: E}\n"
+        },
         "questions/gpu-role.yaml:2:9: answer 'C' is outside the 2 choices (A-B)",
         "",
     ),
     "choice counts differ": (
-        {"questions/gpu-role.yaml": "topic: basics\nanswer: A\nnl:\n  question: Q\n  choices: [a, b]\n  explanation: E\nfr:\n  question: Q\n  choices: [a, b, c]\n  explanation: E\n"},
+        {
+            "questions/gpu-role.yaml": "topic: basics\nanswer: A\nnl:\n  question: Q\n  choices: [a, b]\n  explanation: E\nfr:\n  question: Q\n  choices: [a, b, c]\n  explanation: E\n"
+        },
         "questions/gpu-role.yaml:9:12: the 'fr' block has 3 choices but the 'nl' block has 2",
         "every language lists the same choices in the same order",
     ),
     "too few choices": (
-        {"questions/gpu-role.yaml": "topic: basics\nanswer: A\nnl: {question: Q, choices: [a], explanation: E}\nfr: {question: Q, choices: [a], explanation: E}\n"},
+        {
+            "questions/gpu-role.yaml": "topic: basics\nanswer: A\nnl: {question: Q, choices: [a], explanation: E}\nfr: {question: Q, choices: [a], explanation: E}\n"
+        },
         "questions/gpu-role.yaml:3:28: a question has 2 to 6 choices, not 1",
         "",
     ),
@@ -107,12 +115,16 @@ CASES = {
         "'term' belongs inside a language block such as 'nl:'",
     ),
     "text where a list is needed": (
-        {"questions/gpu-role.yaml": "topic: basics\nanswer: A\nterms: gpu\nnl: {question: Q, choices: [a, b], explanation: E}\nfr: {question: Q, choices: [a, b], explanation: E}\n"},
+        {
+            "questions/gpu-role.yaml": "topic: basics\nanswer: A\nterms: gpu\nnl: {question: Q, choices: [a, b], explanation: E}\nfr: {question: Q, choices: [a, b], explanation: E}\n"
+        },
         "questions/gpu-role.yaml:3:8: 'terms' must be a list, not a single value",
         "write it as 'terms: [first, second]' or one '- item' per line",
     ),
     "comparison row with too few values": (
-        {"comparisons/c.yaml": "topic: basics\nterms: [gpu, gpu]\nnl:\n  title: C\n  aspects:\n    - {label: L, values: [one]}\nfr:\n  title: C\n  aspects:\n    - {label: L, values: [one, two]}\n"},
+        {
+            "comparisons/c.yaml": "topic: basics\nterms: [gpu, gpu]\nnl:\n  title: C\n  aspects:\n    - {label: L, values: [one]}\nfr:\n  title: C\n  aspects:\n    - {label: L, values: [one, two]}\n"
+        },
         "comparisons/c.yaml:6:26: aspect 'L' has 1 value for 2 terms",
         "give one value per term, in the order of 'terms'",
     ),
@@ -128,11 +140,13 @@ def test_rule(make_content, name):
 
 
 def test_all_errors_in_one_run(make_content):
-    content_dir = make_content(**{
-        "topics/basics.yaml": "order: x\nnl: {title: T}\nfr: {title: T}\n",
-        "glossary/gpu.yaml": "related: [nope]\nnl: {term: G, definition: D}\nfr: {term: G, definition: D}\n",
-        "questions/gpu-role.yaml": "topic: basics\nanswer: Z\nnl: {question: Q, choices: [a, b], explanation: E}\nfr: {question: Q, choices: [a, b], explanation: E}\n",
-    })
+    content_dir = make_content(
+        **{
+            "topics/basics.yaml": "order: x\nnl: {title: T}\nfr: {title: T}\n",
+            "glossary/gpu.yaml": "related: [nope]\nnl: {term: G, definition: D}\nfr: {term: G, definition: D}\n",
+            "questions/gpu-role.yaml": "topic: basics\nanswer: Z\nnl: {question: Q, choices: [a, b], explanation: E}\nfr: {question: Q, choices: [a, b], explanation: E}\n",
+        }
+    )
     _, report = check(content_dir)
     assert [d.location.path for d in report.sorted()] == ["glossary/gpu.yaml", "questions/gpu-role.yaml", "topics/basics.yaml"]
 
@@ -153,10 +167,13 @@ def test_block_in_a_non_site_language_is_valid(make_content):
 
 
 def test_error_shows_the_source_line_with_a_caret(make_content):
-    _, report = check(make_content(**{"questions/gpu-role.yaml": "topic: basic\nanswer: A\nnl: {question: Q, choices: [a, b], explanation: E}\nfr: {question: Q, choices: [a, b], explanation: E}\n"}))
+    _, report = check(
+        make_content(
+            **{
+                "questions/gpu-role.yaml": "topic: basic\nanswer: A\nnl: {question: Q, choices: [a, b], explanation: E}\nfr: {question: Q, choices: [a, b], explanation: E}\n"
+            }
+        )
+    )
     assert report.errors[0].format() == (
-        "questions/gpu-role.yaml:1:8: error: unknown topic 'basic' [ref.unknown-topic]\n"
-        "    topic: basic\n"
-        "           ^\n"
-        "  hint: did you mean 'basics'?"
+        "questions/gpu-role.yaml:1:8: error: unknown topic 'basic' [ref.unknown-topic]\n    topic: basic\n           ^\n  hint: did you mean 'basics'?"
     )

@@ -1,0 +1,46 @@
+"""axe-core finds no WCAG 2.2 AA violation on any page type, light or dark, in both languages."""
+
+import json
+
+import pytest
+from conftest import ROOT
+from test_browser import ALL_PAGES, path_of
+
+pytestmark = pytest.mark.browser
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
+
+
+def violations(page) -> list[str]:
+    if not AXE.is_file():
+        pytest.fail("axe-core is missing: run 'npm ci' (scripts/test does)")
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("async (tags) => await axe.run(document, {runOnly: {type: 'tag', values: tags}})", RULES)
+    return [f"{v['id']} ({v['impact']}): {v['help']} at {json.dumps([n['target'] for n in v['nodes']][:3])}" for v in result["violations"]]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("kind,lang", ALL_PAGES)
+def test_page_has_no_accessibility_violations(open_page, kind, lang, scheme):
+    page = open_page(path_of(kind, lang), color_scheme=scheme, bypass_csp=True).page
+    if kind == "question":
+        page.locator("summary").click()
+    assert violations(page) == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_practice_feedback_has_no_accessibility_violations(open_page, scheme):
+    page = open_page("nl/practice/ai-hardware-stack/", color_scheme=scheme, bypass_csp=True).page
+    item = page.locator(".practice-item").first
+    wrong = (int(item.get_attribute("data-answer")) + 1) % item.locator("input").count()
+    item.locator("input").nth(wrong).check()
+    item.locator("button.check").click()
+    assert violations(page) == []
+
+
+def test_the_check_itself_catches_a_violation(open_page):
+    page = open_page("nl/", bypass_csp=True).page
+    page.evaluate("document.querySelector('main').insertAdjacentHTML('beforeend', '<p style=\"color:#bbb\">faint</p><img src=\"x.png\">')")
+    found = " ".join(violations(page))
+    assert "color-contrast" in found and "image-alt" in found

@@ -1,0 +1,38 @@
+"""Every built page passes the Nu HTML Checker (the W3C validator) with zero errors."""
+
+import shutil
+import subprocess
+
+import pytest
+from conftest import ROOT, run_cli
+
+VNU = ROOT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
+VARIETY = ROOT / "tests" / "sites" / "variety" / "content"
+
+
+def validate(folder) -> list[str]:
+    if not VNU.is_file() or not shutil.which("java"):
+        pytest.fail("the Nu HTML Checker needs node_modules/vnu-jar (npm ci) and java")
+    process = subprocess.run(["java", "-jar", str(VNU), "--errors-only", "--skip-non-html", str(folder)], capture_output=True, text=True)
+    return [line for line in process.stderr.splitlines() if line.strip()]
+
+
+@pytest.fixture(scope="module")
+def variety_site(tmp_path_factory):
+    site = tmp_path_factory.mktemp("variety") / "site"
+    result = run_cli("build", "--content", VARIETY, "--out", site, "--no-search")
+    assert result.status == 0, result.err
+    return site
+
+
+def test_sample_site_is_valid_html(sample_site):
+    assert validate(sample_site) == []
+
+
+def test_site_with_fallbacks_rtl_and_rich_markdown_is_valid_html(variety_site):
+    assert validate(variety_site) == []
+
+
+def test_the_checker_itself_reports_an_invalid_page(tmp_path):
+    (tmp_path / "bad.html").write_text("<!DOCTYPE html><html><head><title>x</title></head><body><p><div>x</div></p></body></html>")
+    assert validate(tmp_path), "an invalid page passed the checker"
