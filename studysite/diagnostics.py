@@ -49,8 +49,11 @@ class ContentError(Exception):
     """Raised once a phase has collected errors; carries every diagnostic of the run."""
 
     def __init__(self, diagnostics: list[Diagnostic]):
-        super().__init__(f"{len(diagnostics)} diagnostics")
+        super().__init__(diagnostics)  # as the only argument, so that it pickles whole
         self.diagnostics = diagnostics
+
+    def __str__(self) -> str:
+        return f"{len(self.diagnostics)} diagnostics"
 
 
 @dataclass

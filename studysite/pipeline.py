@@ -4,6 +4,8 @@ build() renders the pages and writes them. A failed first phase writes nothing."
 from __future__ import annotations
 
 import hashlib
+import os
+import pickle
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,7 +15,7 @@ import jinja2
 from . import search, urls
 from .diagnostics import ContentError, Location, Report
 from .graph import Graph, build_graph
-from .i18n import catalog_path, load_translations
+from .i18n import catalog_path, load_translations, shown_path
 from .load import load_documents
 from .markup import render_content
 from .model import Content
@@ -120,8 +122,7 @@ def build(options: Options) -> BuildResult:
         options.out_dir, [options.content_dir, *options.layered("templates"), *options.layered("static"), *options.layered("locales")]
     )
     with SiteWriter(options.out_dir, previous) as writer:
-        for page in loaded.pages:
-            writer.write(urls.file_for(page.path), render_page(renderer, page).encode("utf-8"))
+        render_pages(writer, renderer, loaded.pages, options.jobs)
         for path, data in assets.values():
             writer.write(path, data)
         writer.write("sitemap.xml", renderer.render_sitemap(loaded.pages).encode("utf-8"))
@@ -132,6 +133,57 @@ def build(options: Options) -> BuildResult:
             writer.record_extra_files()
         writer.commit()
     return BuildResult(len(loaded.pages), len(writer.written), writer.changed, len(site.languages), time.perf_counter() - started, report)
+
+
+def render_pages(writer: SiteWriter, renderer: Renderer, pages: list[Page], jobs: int) -> None:
+    """Render and write every page; with jobs > 1, forked workers each take a share.
+
+    Page paths were checked unique in phase one, so workers write side by side into the
+    temporary folder and send back what they wrote; the first failure stops the build."""
+    if jobs <= 1 or not hasattr(os, "fork"):
+        for page in pages:
+            writer.write(urls.file_for(page.path), render_page(renderer, page).encode("utf-8"))
+        return
+    workers = [_fork_worker(writer, renderer, pages[index::jobs]) for index in range(1, jobs)]
+    failure: BaseException | None = None
+    try:
+        render_pages(writer, renderer, pages[0::jobs], 1)
+    except BaseException as error:  # collect the workers before passing it on
+        failure = error
+    for pid, reader in workers:
+        with os.fdopen(reader, "rb") as stream:
+            data = stream.read()
+        os.waitpid(pid, 0)
+        outcome = pickle.loads(data) if data else RuntimeError("a render worker stopped without a result")
+        if isinstance(outcome, BaseException):
+            failure = failure or outcome
+        else:
+            writer.merge(*outcome)
+    if failure is not None:
+        raise failure
+
+
+def _fork_worker(writer: SiteWriter, renderer: Renderer, share: list[Page]) -> tuple[int, int]:
+    reader, sender = os.pipe()
+    pid = os.fork()
+    if pid:
+        os.close(sender)
+        return pid, reader
+    os.close(reader)
+    status = 1
+    try:
+        before = set(writer.written)
+        changed = writer.changed
+        try:
+            render_pages(writer, renderer, share, 1)
+            outcome: object = ({p: d for p, d in writer.written.items() if p not in before}, writer.changed - changed)
+        except (ContentError, OSError) as error:
+            outcome = error
+        with os.fdopen(sender, "wb") as stream:
+            pickle.dump(outcome, stream)
+        status = 0
+    finally:
+        os._exit(status)
 
 
 def make_renderer(options: Options, content: Content, report: Report, assets: dict) -> Renderer:
@@ -156,7 +208,7 @@ def render_page(renderer: Renderer, page: Page) -> str:
     try:
         return renderer.render(page)
     except jinja2.TemplateSyntaxError as error:
-        raise ContentError([_template_diagnostic(error, error.filename or error.name or "template", error.lineno)]) from None
+        raise ContentError([_template_diagnostic(error, shown_path(Path(error.filename)) if error.filename else str(error.name), error.lineno)]) from None
     except jinja2.TemplateError as error:
         raise ContentError([_template_diagnostic(error, f"templates/{page.template}", 0)]) from None
 

@@ -112,6 +112,13 @@ class SiteWriter:
             return False
         return True
 
+    def merge(self, written: dict[str, str], changed: int) -> None:
+        """Take over what a render worker wrote into this writer's temporary folder."""
+        for path in written:
+            self._target(path)  # the same guards as for a write of our own
+        self.written.update(written)
+        self.changed += changed
+
     def record_extra_files(self) -> None:
         """Count files that tools wrote straight into the temporary folder (search index)."""
         for path in sorted(_files_below(self.temp_dir) - set(self.written) - {TEMP_MARKER}):

@@ -101,3 +101,17 @@ def test_right_to_left_languages_get_dir_rtl(make_content, tmp_path):
     )
     assert run_cli("build", "--content", content, "--out", tmp_path / "site", "--no-search").status == 0
     assert '<html lang="ar" dir="rtl">' in (tmp_path / "site/ar/index.html").read_text(encoding="utf-8")
+
+
+def test_a_sites_own_templates_override_and_their_errors_are_located(make_content, tmp_path):
+    content = make_content()
+    write_files(content.parent / "templates", {"home.html": '{% extends "base.html" %}{% block content %}<h1>Own home</h1>{% endblock %}\n'})
+    assert run_cli("build", "--content", content, "--out", tmp_path / "site", "--no-search").status == 0
+    assert "<h1>Own home</h1>" in (tmp_path / "site/nl/index.html").read_text(encoding="utf-8")
+    write_files(content.parent / "templates", {"question.html": '{% extends "base.html" %}\n{% block content %}\n{{ question.nope }\n{% endblock %}\n'})
+    for jobs in ("1", "2"):
+        result = run_cli("build", "--content", content, "--out", tmp_path / "site", "--no-search", "--jobs", jobs)
+        assert result.status == 1
+        assert "question.html:3:1: error: template error: unexpected '}'" in result.err
+        assert "Traceback" not in result.err
+    assert "<h1>Own home</h1>" in (tmp_path / "site/nl/index.html").read_text(encoding="utf-8")
