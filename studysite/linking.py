@@ -17,11 +17,34 @@ _TOKENS = re.compile(r"(<[^>]*>)")
 _SKIPPED_TAGS = ("a", "code", "pre")
 
 
-def _pattern(name: str) -> str:
-    escaped = r"\s+".join(re.escape(html.escape(part, quote=False)) for part in name.split())
-    if _CJK.search(name):
-        return escaped
-    return rf"(?<!\w){escaped}(?!\w)"
+def _trie_pattern(names: list[str]) -> str:
+    """One regular expression for many names, factored by common prefixes.
+
+    Python's re tries the branches of an alternation one by one; a prefix tree lets it
+    reject all but the few branches that start with the character at hand."""
+    trie: dict = {}
+    for name in names:
+        node = trie
+        for token in _name_tokens(name):
+            node = node.setdefault(token, {})
+        node[""] = {}
+    return _emit(trie)
+
+
+def _name_tokens(name: str):
+    """The characters of a name as HTML text, lower-cased; a run of white space is one token."""
+    text = html.escape(" ".join(name.split()), quote=False).lower()
+    return (" " if char == " " else char for char in text)
+
+
+def _emit(node: dict) -> str:
+    branches = [(r"\s+" if token == " " else re.escape(token)) + _emit(child) for token, child in sorted(node.items()) if token]
+    if not branches:
+        return ""
+    body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    if "" in node:  # a name ends here; a longer one may go on (greedy: longest first)
+        return f"(?:{body})?" if len(branches) == 1 else body + "?"
+    return body
 
 
 @dataclass(frozen=True)
@@ -36,13 +59,18 @@ class TermMatcher:
         names: dict[str, str] = {}
         for term_id, term_names in names_by_term.items():
             for name in term_names:
-                names.setdefault(_key(html.escape(name, quote=False)), term_id)
+                names.setdefault(_key("".join(_name_tokens(name))), term_id)
         if not names:
             return cls(None, {})
-        every_name = {name for term_names in names_by_term.values() for name in term_names}
-        ordered = sorted(every_name, key=lambda n: (-len(n), n))
-        pattern = re.compile("|".join(_pattern(n) for n in ordered), re.IGNORECASE)
-        return cls(pattern, names)
+        every_name = sorted({name for term_names in names_by_term.values() for name in term_names})
+        words = [n for n in every_name if not _CJK.search(n)]
+        cjk = [n for n in every_name if _CJK.search(n)]
+        alternatives = []
+        if words:  # alphabetic scripts: whole words only
+            alternatives.append(rf"(?<!\w){_trie_pattern(words)}(?!\w)")
+        if cjk:  # Chinese and Japanese: anywhere, as words are not separated
+            alternatives.append(_trie_pattern(cjk))
+        return cls(re.compile("|".join(alternatives), re.IGNORECASE), names)
 
     def term_at(self, match: re.Match) -> str:
         return self.names[_key(match.group(0))]
@@ -76,7 +104,7 @@ class TermMatcher:
 
 
 def _key(name: str) -> str:
-    return " ".join(name.split()).casefold()
+    return " ".join(name.split()).lower()
 
 
 def _tokens(fragment: str):

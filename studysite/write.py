@@ -75,6 +75,7 @@ class SiteWriter:
         self.temp_dir = out_dir.parent / f".{out_dir.name}.tmp-{os.getpid()}"
         self.written: dict[str, str] = {}
         self.changed = 0
+        self._folders: set[Path] = set()
 
     def __enter__(self) -> SiteWriter:
         remove_stale_temp_folders(self.out_dir)
@@ -99,7 +100,9 @@ class SiteWriter:
         target = self._target(path)
         digest = _digest(data)
         self.written[path] = digest
-        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.parent not in self._folders:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self._folders.add(target.parent)
         if self.previous.get(path) == digest and self._link_previous(path, target):
             return
         target.write_bytes(data)
