@@ -24,13 +24,19 @@ class CatalogError(Exception):
 
 
 def extract(site_root: Path) -> Catalog:
-    """Every UI message of the templates, with the places it is used."""
-    catalog = Catalog(project="Studysite", domain=DOMAIN, creation_date=EPOCH, fuzzy=False)
+    """Every UI message of the site's templates, with the places it is used."""
     templates = site_root / "templates"
     if not templates.is_dir():
         raise CatalogError(f"no templates/ folder in '{site_root}'")
-    for filename, lineno, message, comments, context in extract_from_dir(templates, METHOD_MAP, OPTIONS_MAP):
-        catalog.add(message, None, [(f"templates/{filename}", lineno)], auto_comments=comments, context=context)
+    return extract_from([templates])
+
+
+def extract_from(template_dirs: list[Path]) -> Catalog:
+    """Every UI message of the templates in these folders."""
+    catalog = Catalog(project="Studysite", domain=DOMAIN, creation_date=EPOCH, fuzzy=False)
+    for templates in template_dirs:
+        for filename, lineno, message, comments, context in extract_from_dir(templates, METHOD_MAP, OPTIONS_MAP):
+            catalog.add(message, None, [(f"templates/{filename}", lineno)], auto_comments=comments, context=context)
     return catalog
 
 

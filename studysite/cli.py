@@ -10,6 +10,7 @@ from pathlib import Path
 from . import catalogs, pipeline
 from .diagnostics import ContentError, Report, plural
 from .search import SearchIndexError
+from .status import format_status
 from .write import OutputError
 
 EXIT_OK, EXIT_CONTENT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -132,9 +133,15 @@ def run_serve(args) -> int:
 
 
 def run_status(args) -> int:
-    from .status import print_status
-
-    return print_status(_options(args))
+    report = Report()
+    loaded = pipeline.load(_options(args), report)
+    _print_diagnostics(report)
+    print(format_status(loaded.statuses))
+    incomplete = [s.language for s in loaded.statuses if not s.complete]
+    if args.strict and incomplete:
+        print(f"Translations incomplete: {', '.join(incomplete)}.", file=sys.stderr)
+        return EXIT_CONTENT
+    return EXIT_OK
 
 
 def run_i18n(args) -> int:

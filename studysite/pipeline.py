@@ -20,6 +20,7 @@ from .load import load_documents
 from .markup import render_content
 from .model import Content
 from .render import Renderer, SiteInfo, make_environment
+from .status import LanguageStatus, translation_status
 from .validate import normalize_base_url, validate_content
 from .views import Page, ViewBuilder
 from .write import SiteWriter, check_output_folder
@@ -58,6 +59,7 @@ class LoadedSite:
     graph: Graph
     pages: list[Page]
     report: Report
+    statuses: list[LanguageStatus]
 
 
 @dataclass
@@ -79,10 +81,11 @@ def load(options: Options, report: Report) -> LoadedSite:
     assert content is not None  # a missing or broken site.yaml is an error
     rendered = render_content(content)
     graph = build_graph(content, rendered)
-    pages = ViewBuilder(content, rendered, graph).pages()
+    statuses = translation_status(documents, options.content_dir, content.site.languages, options.layered("templates"), options.layered("locales"))
+    pages = ViewBuilder(content, rendered, graph, statuses).pages()
     check_unique_paths(pages, report)
     report.raise_if_errors()
-    return LoadedSite(content, graph, pages, report)
+    return LoadedSite(content, graph, pages, report, statuses)
 
 
 def check_unique_paths(pages: list[Page], report: Report) -> None:

@@ -19,6 +19,7 @@ from .graph import Graph, LanguageGraph
 from .i18n import autonym, language_name, text_direction
 from .markup import RenderedText, excerpt, plain_text
 from .model import Content, answer_letter
+from .status import LanguageStatus
 
 TITLE_EXCERPT = 70
 _SEPARATOR = "\x00"  # cannot occur in content text; keeps fragments apart while linking
@@ -58,10 +59,11 @@ class Text:
 class ViewBuilder:
     """Builds every page of a site. Holds the build's data; keeps no state between builds."""
 
-    def __init__(self, content: Content, rendered: RenderedText, graph: Graph):
+    def __init__(self, content: Content, rendered: RenderedText, graph: Graph, statuses: list[LanguageStatus]):
         self.content = content
         self.rendered = rendered
         self.graph = graph
+        self.statuses = {status.language: status for status in statuses}
         self.site = content.site
         self._linked_cache: dict[tuple, tuple[Markup, ...]] = {}
 
@@ -118,6 +120,7 @@ class ViewBuilder:
             pages.append(self.home(lg))
             pages.append(self.glossary(lg))
             pages.append(self.search(lg))
+            pages.append(self.status(lg))
             pages.extend(self.topic(lg, t) for t in lg.edition.topics)
             pages.extend(self.practice(lg, t) for t in lg.edition.topics if lg.questions_by_topic[t])
             pages.extend(self.question(lg, q) for q in lg.edition.questions)
@@ -302,6 +305,22 @@ class ViewBuilder:
     def search(self, lg: LanguageGraph) -> Page:
         language = lg.edition.language
         return Page(urls.search(language), "search.html", language, "", {}, self._every_language(urls.search))
+
+    def status(self, lg: LanguageGraph) -> Page:
+        """The translators' page: what is left to translate in this language."""
+        language, default = lg.edition.language, self.site.default_language
+        status = self.statuses[language]
+
+        def record_link(ref) -> Link:
+            return Link(urls.record(ref.kind, default, ref.id), f"{ref.kind}/{ref.id}", default if language != default else "")
+
+        context = {
+            "status": status,
+            "default_language": default,
+            "missing": [(record_link(ref), ref.path) for ref in status.missing],
+            "outdated": [(record_link(ref), ref.path) for ref in status.outdated],
+        }
+        return Page(urls.status(language), "status.html", language, "", context, self._every_language(urls.status))
 
 
 def sort_key(label: str) -> tuple[str, str]:

@@ -16,6 +16,7 @@ PAGE_TYPES = {
     "comparison": "{lang}/comparisons/parallelism-strategies/",
     "practice": "{lang}/practice/gpu-programming/",
     "search": "{lang}/search/",
+    "status": "{lang}/status/",
     "404": "404.html",
 }
 ALL_PAGES = [(kind, lang) for kind in PAGE_TYPES for lang in ("nl", "fr") if "{lang}" in PAGE_TYPES[kind] or lang == "nl"]

@@ -20,7 +20,7 @@ def ids(kind: str) -> list[str]:
 def test_every_page_of_the_spec_exists(sample_site: Path):
     expected = ["index.html", "404.html", "sitemap.xml", "robots.txt", ".nojekyll"]
     for lang in LANGUAGES:
-        expected += [f"{lang}/index.html", f"{lang}/glossary/index.html", f"{lang}/search/index.html"]
+        expected += [f"{lang}/index.html", f"{lang}/glossary/index.html", f"{lang}/search/index.html", f"{lang}/status/index.html"]
         expected += [f"{lang}/topics/{t}/index.html" for t in ids("topics")]
         expected += [f"{lang}/practice/{t}/index.html" for t in ids("topics")]
         expected += [f"{lang}/questions/{q}/index.html" for q in ids("questions")]
