@@ -43,7 +43,7 @@ def find_content_files(content_dir: Path, report: Report) -> list[tuple[str, Pat
         files.append(("site", site_file))
     else:
         report.error(
-            Location(SITE_FILE),
+            Location(SITE_FILE, 1, 1),
             "site.missing",
             f"the content folder '{content_dir}' has no {SITE_FILE}",
             "a site needs content/site.yaml with at least 'languages: [..]'",
@@ -86,7 +86,7 @@ def parse_file(path: Path, relative: str, report: Report) -> yaml.Node | None:
     try:
         data = path.read_bytes()
     except OSError as error:
-        report.error(Location(relative), "file.unreadable", f"cannot read the file: {error.strerror}")
+        report.error(Location(relative, 1, 1), "file.unreadable", f"cannot read the file: {error.strerror}")
         return None
     text = decode(data, relative, report)
     if text is None:
@@ -123,12 +123,28 @@ def parse_text(text: str, relative: str, report: Report) -> yaml.Node | None:
         hint = f"{error.context} that starts at line {error.context_mark.line + 1}" if error.context and error.context_mark else ""
         report.error(Location(relative, line, column), "yaml.syntax", f"YAML syntax error: {message}", hint)
         return None
+    except yaml.reader.ReaderError as error:
+        code = _code_point(error.character)
+        index = max(text.find(chr(code)), 0)  # the reader stops at the first such character
+        line = text.count("\n", 0, index) + 1
+        column = index - (text.rfind("\n", 0, index) + 1) + 1
+        report.error(
+            Location(relative, line, column),
+            "yaml.character",
+            f"YAML does not allow the character U+{code:04X} ({error.reason})",
+            "remove it, or write it as an escape in a double-quoted string",
+        )
+        return None
     except yaml.YAMLError as error:
-        report.error(Location(relative), "yaml.syntax", f"YAML syntax error: {error}")
+        report.error(Location(relative, 1, 1), "yaml.syntax", "YAML syntax error: " + str(error).splitlines()[0])
         return None
     if node is None:
         report.error(Location(relative, 1, 1), "yaml.empty", "the file is empty", "a record is a YAML mapping of keys to values")
     return node
+
+
+def _code_point(character: int | str) -> int:
+    return character if isinstance(character, int) else ord(character)
 
 
 def _depth_within_limit(text: str, relative: str, report: Report) -> bool:

@@ -57,7 +57,13 @@ def test_missing_site_yaml_and_stray_files(tmp_path):
     (tmp_path / "question").mkdir()
     report = Report()
     load_documents(tmp_path, report)
-    assert errors(report) == [f"site.yaml: the content folder '{tmp_path}' has no site.yaml"]
+    assert errors(report) == [f"site.yaml:1:1: the content folder '{tmp_path}' has no site.yaml"]
     warnings = [(d.code, d.hint) for d in report.warnings]
     assert ("file.extension", "rename it to 'q.yaml'") in warnings
     assert ("folder.unknown", "did you mean 'questions'?") in warnings
+
+
+def test_control_characters_are_located():
+    report = Report()
+    assert parse_text("a: ééé\nb: x\x1f\n", "q.yaml", report) is None
+    assert errors(report) == ["q.yaml:2:5: YAML does not allow the character U+001F (control characters are not allowed)"]
