@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 from enum import StrEnum
+from pathlib import Path
 
 
 class Severity(StrEnum):
@@ -58,19 +59,28 @@ class ContentError(Exception):
 
 @dataclass
 class Report:
-    """Collects diagnostics for one run. Source text is kept to show the offending line."""
+    """Collects diagnostics for one run. The offending source line is read from the file
+    under source_root (the content folder) when a diagnostic points into it."""
 
     strict: bool = False
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    sources: dict[str, list[str]] = field(default_factory=dict)
+    source_root: Path | None = None
+    _lines: dict[str, list[str]] = field(default_factory=dict, repr=False)
 
-    def remember_source(self, path: str, text: str) -> None:
-        self.sources[path] = text.splitlines()
+    def _source_line(self, location: Location) -> str:
+        if self.source_root is None or not location.line:
+            return ""
+        if location.path not in self._lines:
+            try:
+                text = (self.source_root / location.path).read_bytes().decode("utf-8", errors="replace")
+            except OSError:
+                text = ""
+            self._lines[location.path] = text.removeprefix("\ufeff").splitlines()
+        lines = self._lines[location.path]
+        return lines[location.line - 1] if location.line <= len(lines) else ""
 
     def _add(self, severity: Severity, location: Location, code: str, message: str, hint: str) -> None:
-        lines = self.sources.get(location.path, [])
-        source_line = lines[location.line - 1] if 0 < location.line <= len(lines) else ""
-        self.diagnostics.append(Diagnostic(severity, location, code, message, hint, source_line))
+        self.diagnostics.append(Diagnostic(severity, location, code, message, hint, self._source_line(location)))
 
     def error(self, location: Location, code: str, message: str, hint: str = "") -> None:
         self._add(Severity.ERROR, location, code, message, hint)

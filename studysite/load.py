@@ -73,6 +73,7 @@ def _closest_kind(name: str) -> str:
 
 def load_documents(content_dir: Path, report: Report) -> list[Document]:
     """Parse every content file; unreadable files are reported and left out."""
+    report.source_root = content_dir
     documents = []
     for kind, path in find_content_files(content_dir, report):
         relative = path.relative_to(content_dir).as_posix()
@@ -91,7 +92,6 @@ def parse_file(path: Path, relative: str, report: Report) -> yaml.Node | None:
     text = decode(data, relative, report)
     if text is None:
         return None
-    report.remember_source(relative, text)
     return parse_text(text, relative, report)
 
 

@@ -79,9 +79,10 @@ def load(options: Options, report: Report) -> LoadedSite:
     content = validate_content(documents, report, base_url)
     report.raise_if_errors()
     assert content is not None  # a missing or broken site.yaml is an error
+    statuses = translation_status(documents, options.content_dir, content.site.languages, options.layered("templates"), options.layered("locales"))
+    del documents  # the YAML nodes are the largest thing held; the records have all they said
     rendered = render_content(content)
     graph = build_graph(content, rendered)
-    statuses = translation_status(documents, options.content_dir, content.site.languages, options.layered("templates"), options.layered("locales"))
     pages = ViewBuilder(content, rendered, graph, statuses).pages()
     check_unique_paths(pages, report)
     report.raise_if_errors()
@@ -132,7 +133,7 @@ def build(options: Options) -> BuildResult:
         writer.write("robots.txt", f"User-agent: *\nAllow: /\nSitemap: {site.base_url}sitemap.xml\n".encode())
         writer.write(".nojekyll", b"")
         if options.search:
-            search.index_site(writer.temp_dir)
+            search.index_site(writer.temp_dir, site.languages)
             writer.record_extra_files()
         writer.commit()
     return BuildResult(len(loaded.pages), len(writer.written), writer.changed, len(site.languages), time.perf_counter() - started, report)

@@ -14,7 +14,7 @@ from pathlib import Path
 import jinja2
 from babel.support import NullTranslations
 
-from . import urls
+from . import search, urls
 from .i18n import autonym, format_number, language_name, text_direction
 from .views import Page
 
@@ -67,7 +67,7 @@ class Renderer:
     def render(self, page: Page) -> str:
         environment = self.environments[page.language]
         template = environment.get_template(page.template)
-        return template.render(**self.page_context(page), **page.context)
+        return template.render(**self.page_context(page), **page.context())
 
     def page_context(self, page: Page) -> dict:
         site = self.site
@@ -91,6 +91,7 @@ class Renderer:
             "home": urls.home(page.language),
             "glossary_path": urls.glossary(page.language),
             "search_path": urls.search(page.language),
+            "search_index": search.index_folder(page.language) + "/pagefind.js",
             "status_path": urls.status(page.language),
             "asset": lambda name: links.href(site.assets[name]),
             "language_name": lambda code: language_name(code, page.language),

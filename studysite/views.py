@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from markupsafe import Markup
@@ -34,7 +35,7 @@ class Page:
     template: str
     language: str
     title: str
-    context: Mapping[str, Any]
+    context: Callable[[], Mapping[str, Any]]  # built when the page is rendered, to keep memory flat
     alternates: Mapping[str, str] = field(default_factory=dict)  # language -> path
     sources: tuple[str, ...] = ()  # "kind/id" of the records it shows
     in_sitemap: bool = True
@@ -65,21 +66,17 @@ class ViewBuilder:
         self.graph = graph
         self.statuses = {status.language: status for status in statuses}
         self.site = content.site
-        self._linked_cache: dict[tuple, tuple[Markup, ...]] = {}
 
     # -- text helpers -------------------------------------------------------------
 
-    def _linked(self, key: tuple, fragments: tuple[str, ...], text_lang: str, skip: str = "") -> tuple[Markup, ...]:
-        """Text fragments, read in order, with the first mention of each term linked.
-
-        Made once per text and language: the links lead from any record page."""
-        if key not in self._linked_cache:
-            matcher = self.graph.matchers.get(text_lang)
-            if matcher:
-                joined = matcher.link(_SEPARATOR.join(fragments), urls.term_from_record_page, skip)
-                fragments = tuple(joined.split(_SEPARATOR))
-            self._linked_cache[key] = tuple(Markup(f) for f in fragments)
-        return self._linked_cache[key]
+    def _linked(self, fragments: tuple[str, ...], text_lang: str, skip: str = "") -> tuple[Markup, ...]:
+        """Text fragments, read in order, with the first mention of each term linked;
+        the links lead from any record page."""
+        matcher = self.graph.matchers.get(text_lang)
+        if matcher:
+            joined = matcher.link(_SEPARATOR.join(fragments), urls.term_from_record_page, skip)
+            fragments = tuple(joined.split(_SEPARATOR))
+        return tuple(Markup(f) for f in fragments)
 
     def _foreign(self, text_lang: str, page_lang: str) -> str:
         return "" if text_lang == page_lang else text_lang
@@ -132,11 +129,11 @@ class ViewBuilder:
         default = self.site.default_language
         choices = [Link(urls.home(lang), autonym(lang), lang) for lang in self.site.languages]
         titles = {lang: self.site_title(lang) for lang in self.site.languages}
-        return Page("", "chooser.html", default, self.site_title(default), {"choices": choices, "titles": titles}, x_default="")
+        return Page("", "chooser.html", default, self.site_title(default), _ready({"choices": choices, "titles": titles}), x_default="")
 
     def not_found(self) -> Page:
         homes = [Link(urls.home(lang), autonym(lang), lang) for lang in self.site.languages]
-        return Page(urls.NOT_FOUND, "404.html", self.site.default_language, "404", {"homes": homes}, in_sitemap=False)
+        return Page(urls.NOT_FOUND, "404.html", self.site.default_language, "404", _ready({"homes": homes}), in_sitemap=False)
 
     def site_title(self, language: str) -> str:
         text = self.site.texts.get(language) or self.site.texts.get(self.site.default_language)
@@ -147,12 +144,24 @@ class ViewBuilder:
         topics = [{"link": self.topic_link(lg, t), "questions": len(lg.questions_by_topic[t]), "terms": len(lg.terms_by_topic[t])} for t in lg.edition.topics]
         description = Markup(self.rendered.site.get(language, ""))
         context = {"topics": topics, "description": description, "term_count": len(lg.edition.terms)}
-        return Page(urls.home(language), "home.html", language, self.site_title(language), context, self._every_language(urls.home))
+        return Page(urls.home(language), "home.html", language, self.site_title(language), _ready(context), self._every_language(urls.home))
 
     def topic(self, lg: LanguageGraph, topic_id: str) -> Page:
         language, text_lang = lg.edition.language, lg.edition.topics[topic_id]
         text = self.content.topics[topic_id].texts[text_lang]
-        context = {
+        return Page(
+            urls.record("topics", language, topic_id),
+            "topic.html",
+            language,
+            text.title,
+            partial(self._topic_context, lg, topic_id),
+            self._alternates("topics", topic_id, "topics"),
+            (f"topics/{topic_id}",),
+        )
+
+    def _topic_context(self, lg: LanguageGraph, topic_id: str) -> dict:
+        language, text_lang = lg.edition.language, lg.edition.topics[topic_id]
+        return {
             "topic": topic_id,
             "text_lang": self._foreign(text_lang, language),
             "description": Markup(self.rendered.topics.get((topic_id, text_lang), "")),
@@ -161,15 +170,6 @@ class ViewBuilder:
             "comparisons": [self.comparison_link(lg, c) for c in lg.comparisons_by_topic[topic_id]],
             "practice": urls.record("practice", language, topic_id) if lg.questions_by_topic[topic_id] else "",
         }
-        return Page(
-            urls.record("topics", language, topic_id),
-            "topic.html",
-            language,
-            text.title,
-            context,
-            self._alternates("topics", topic_id, "topics"),
-            (f"topics/{topic_id}",),
-        )
 
     def _question_body(self, lg: LanguageGraph, question_id: str, linked: bool) -> dict:
         text_lang = lg.edition.questions[question_id]
@@ -178,7 +178,7 @@ class ViewBuilder:
 
         fragments = (html.stem, html.explanation, *html.choices)
         if linked:
-            fragments = self._linked(("questions", question_id, text_lang), fragments, text_lang)
+            fragments = self._linked(fragments, text_lang)
         stem, explanation, *choice_html = (Markup(f) for f in fragments)
         choices = [{"letter": answer_letter(i), "html": c} for i, c in enumerate(choice_html)]
         return {
@@ -194,7 +194,22 @@ class ViewBuilder:
     def question(self, lg: LanguageGraph, question_id: str) -> Page:
         language = lg.edition.language
         question = self.content.questions[question_id]
-        context = {
+        stem = self.rendered.questions[(question_id, lg.edition.questions[question_id])].stem
+        sources = (f"questions/{question_id}", f"topics/{question.topic}", *(f"glossary/{t}" for t in lg.terms_by_question[question_id]))
+        return Page(
+            urls.record("questions", language, question_id),
+            "question.html",
+            language,
+            excerpt(plain_text(stem), TITLE_EXCERPT),
+            partial(self._question_context, lg, question_id),
+            self._alternates("questions", question_id, "questions"),
+            sources,
+        )
+
+    def _question_context(self, lg: LanguageGraph, question_id: str) -> dict:
+        language = lg.edition.language
+        question = self.content.questions[question_id]
+        return {
             "question": self._question_body(lg, question_id, linked=True),
             "topic": self.topic_link(lg, question.topic),
             "practice": urls.record("practice", language, question.topic),
@@ -202,28 +217,17 @@ class ViewBuilder:
             "more": [self.question_link(lg, q) for q in lg.more_questions[question_id]],
             "comparisons": [self.comparison_link(lg, c) for c in lg.comparisons_by_topic[question.topic]],
         }
-        title = excerpt(plain_text(context["question"]["stem"]), TITLE_EXCERPT)
-        sources = (f"questions/{question_id}", f"topics/{question.topic}", *(f"glossary/{t}" for t in lg.terms_by_question[question_id]))
-        return Page(
-            urls.record("questions", language, question_id),
-            "question.html",
-            language,
-            title,
-            context,
-            self._alternates("questions", question_id, "questions"),
-            sources,
-        )
 
     def practice(self, lg: LanguageGraph, topic_id: str) -> Page:
         language = lg.edition.language
         question_ids = lg.questions_by_topic[topic_id]
-        context = {
-            "topic": self.topic_link(lg, topic_id),
-            "questions": [self._question_body(lg, q, linked=False) for q in question_ids],
-        }
+
+        def context() -> dict:
+            return {"topic": self.topic_link(lg, topic_id), "questions": [self._question_body(lg, q, linked=False) for q in question_ids]}
+
         alternates = {lang: urls.record("practice", lang, topic_id) for lang, other in self.graph.languages.items() if other.questions_by_topic.get(topic_id)}
         sources = (f"topics/{topic_id}", *(f"questions/{q}" for q in question_ids))
-        return Page(urls.record("practice", language, topic_id), "practice.html", language, context["topic"].label, context, alternates, sources)
+        return Page(urls.record("practice", language, topic_id), "practice.html", language, self.topic_link(lg, topic_id).label, context, alternates, sources)
 
     def glossary(self, lg: LanguageGraph) -> Page:
         language = lg.edition.language
@@ -233,18 +237,30 @@ class ViewBuilder:
             text_lang = lg.edition.terms[term_id]
             summary = excerpt(plain_text(self.rendered.terms.get((term_id, text_lang), "")), 160)
             groups.setdefault(index_letter(link.label), []).append({"link": link, "summary": summary})
-        context = {"groups": groups}
         return Page(
             urls.glossary(language),
             "glossary.html",
             language,
             "",
-            context,
+            _ready({"groups": groups}),
             self._every_language(urls.glossary),
             tuple(f"glossary/{t}" for t in lg.edition.terms),
         )
 
     def term(self, lg: LanguageGraph, term_id: str) -> Page:
+        language, text_lang = lg.edition.language, lg.edition.terms[term_id]
+        sources = (f"glossary/{term_id}", *(f"questions/{q}" for q in lg.questions_by_term[term_id]))
+        return Page(
+            urls.record("glossary", language, term_id),
+            "term.html",
+            language,
+            self.content.terms[term_id].texts[text_lang].term,
+            partial(self._term_context, lg, term_id),
+            self._alternates("glossary", term_id, "terms"),
+            sources,
+        )
+
+    def _term_context(self, lg: LanguageGraph, term_id: str) -> dict:
         language, text_lang = lg.edition.language, lg.edition.terms[term_id]
         term = self.content.terms[term_id]
         text = term.texts[text_lang]
@@ -253,10 +269,10 @@ class ViewBuilder:
         question_ids = lg.questions_by_term[term_id]
         topic_ids = [t for t in lg.edition.topics if any(self.content.questions[q].topic == t for q in question_ids)]
         names = [text.term, *text.aliases]
-        context = {
+        return {
             "term": text.term,
             "text_lang": self._foreign(text_lang, language),
-            "definition": self._linked(("glossary", term_id, text_lang), (self.rendered.terms.get((term_id, text_lang), ""),), text_lang, skip=term_id)[0],
+            "definition": self._linked((self.rendered.terms.get((term_id, text_lang), ""),), text_lang, skip=term_id)[0],
             "term_language": term_language,
             "term_language_name": language_name(term_language, language) if foreign_name else "",
             "foreign_name": foreign_name,
@@ -264,10 +280,6 @@ class ViewBuilder:
             "questions": [{"link": self.question_link(lg, q, TITLE_EXCERPT), "excerpt": self._sentence_with(lg, q, names)} for q in question_ids],
             "related": sorted((self.term_link(lg, r) for r in lg.related_terms[term_id]), key=lambda link: sort_key(link.label)),
         }
-        sources = (f"glossary/{term_id}", *(f"questions/{q}" for q in question_ids))
-        return Page(
-            urls.record("glossary", language, term_id), "term.html", language, text.term, context, self._alternates("glossary", term_id, "terms"), sources
-        )
 
     def _sentence_with(self, lg: LanguageGraph, question_id: str, names: list[str]) -> Text:
         """The explanation's first sentence that names the term, else its first sentence."""
@@ -281,30 +293,34 @@ class ViewBuilder:
     def comparison(self, lg: LanguageGraph, comparison_id: str) -> Page:
         language, text_lang = lg.edition.language, lg.edition.comparisons[comparison_id]
         comparison = self.content.comparisons[comparison_id]
+        sources = (f"comparisons/{comparison_id}", *(f"glossary/{t}" for t in comparison.terms))
+        return Page(
+            urls.record("comparisons", language, comparison_id),
+            "comparison.html",
+            language,
+            comparison.texts[text_lang].title,
+            partial(self._comparison_context, lg, comparison_id),
+            self._alternates("comparisons", comparison_id, "comparisons"),
+            sources,
+        )
+
+    def _comparison_context(self, lg: LanguageGraph, comparison_id: str) -> dict:
+        language, text_lang = lg.edition.language, lg.edition.comparisons[comparison_id]
+        comparison = self.content.comparisons[comparison_id]
         text = comparison.texts[text_lang]
         html = self.rendered.comparisons[(comparison_id, text_lang)]
         rows = [{"label": aspect.label, "cells": [Markup(c) for c in cells]} for aspect, cells in zip(text.aspects, html.rows, strict=True)]
-        context = {
+        return {
             "text_lang": self._foreign(text_lang, language),
             "topic": self.topic_link(lg, comparison.topic),
             "columns": [self.term_link(lg, t) for t in comparison.terms],
             "rows": rows,
             "summary": Markup(html.summary),
         }
-        sources = (f"comparisons/{comparison_id}", *(f"glossary/{t}" for t in comparison.terms))
-        return Page(
-            urls.record("comparisons", language, comparison_id),
-            "comparison.html",
-            language,
-            text.title,
-            context,
-            self._alternates("comparisons", comparison_id, "comparisons"),
-            sources,
-        )
 
     def search(self, lg: LanguageGraph) -> Page:
         language = lg.edition.language
-        return Page(urls.search(language), "search.html", language, "", {}, self._every_language(urls.search))
+        return Page(urls.search(language), "search.html", language, "", _ready({}), self._every_language(urls.search))
 
     def status(self, lg: LanguageGraph) -> Page:
         """The translators' page: what is left to translate in this language."""
@@ -320,7 +336,12 @@ class ViewBuilder:
             "missing": [(record_link(ref), ref.path) for ref in status.missing],
             "outdated": [(record_link(ref), ref.path) for ref in status.outdated],
         }
-        return Page(urls.status(language), "status.html", language, "", context, self._every_language(urls.status))
+        return Page(urls.status(language), "status.html", language, "", _ready(context), self._every_language(urls.status))
+
+
+def _ready(context: dict) -> Callable[[], dict]:
+    """The context of a page that is cheap to keep: made at once, handed over when rendered."""
+    return lambda: context
 
 
 def sort_key(label: str) -> tuple[str, str]:
