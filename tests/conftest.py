@@ -174,6 +174,7 @@ def open_page(browser, site_url, request):
     def open_(path: str, width: int = 1200, color_scheme: str = "light", bypass_csp: bool = False) -> BrowserPage:
         context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=color_scheme, bypass_csp=bypass_csp)
         contexts.append(context)
+        context.set_default_timeout(5000)
         page = context.new_page()
         errors: list[str] = []
         page.on("console", lambda m: errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)

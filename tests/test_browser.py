@@ -29,8 +29,10 @@ def path_of(kind: str, lang: str) -> str:
 def test_explanation_is_hidden_until_the_summary_is_clicked(open_page):
     page = open_page("nl/questions/data-parallelism/").page
     explanation = page.locator(".explanation")
+    summary = page.get_by_text("Antwoord en toelichting tonen")
+    assert summary.is_visible(), "the reveal control is not visible"
     assert not explanation.is_visible()
-    page.get_by_text("Antwoord en toelichting tonen").click()
+    summary.click()
     assert explanation.is_visible()
     assert "all-reduce" in explanation.inner_text()
 

@@ -51,6 +51,7 @@ def test_hreflang_canonical_and_switcher_point_to_the_same_page(sample_site: Pat
             continue
         page = parse_page(file)
         url = ORIGIN + url_of(sample_site, file, BASE_PATH)
+        assert page.lang in LANGUAGES, f"{file.relative_to(sample_site)}: <html lang> is {page.lang!r}"
         assert page.canonical == url, file
         if file.parent == sample_site:  # the language chooser has no language versions
             assert page.alternates == {"x-default": url}
