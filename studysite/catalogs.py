@@ -9,8 +9,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
-from .i18n import DOMAIN, catalog_path, parse_locale
-from .validate import is_valid_language
+from .i18n import DOMAIN, catalog_path, is_valid_language, parse_locale
 
 TEMPLATE_FILE = f"{DOMAIN}.pot"
 METHOD_MAP = [("**.html", "jinja2.ext:babel_extract"), ("**.xml", "jinja2.ext:babel_extract")]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from babel import Locale
+from babel import Locale, UnknownLocaleError
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import PoFileError, read_po
 from babel.numbers import format_decimal
@@ -60,6 +60,14 @@ def shown_path(path: Path) -> str:
         return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
     except ValueError:
         return path.as_posix()
+
+
+def is_valid_language(code: str) -> bool:
+    try:
+        parse_locale(code)
+    except (UnknownLocaleError, ValueError, TypeError):
+        return False
+    return True
 
 
 def parse_locale(language: str) -> Locale:

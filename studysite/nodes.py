@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import yaml
 
-from .diagnostics import Location, Report
+from .diagnostics import Location, Report, did_you_mean
 
 STR_TAG = "tag:yaml.org,2002:str"
 NULL_TAG = "tag:yaml.org,2002:null"
@@ -93,6 +93,28 @@ class NodeReader:
                 return None
             items.append((value, item))
         return items
+
+    def block(self, node: yaml.Node, language: str, keys: tuple[str, ...], readers: dict | None = None) -> dict:
+        """The fields of one language block, each read by its reader (plain text by default)."""
+        entries = self.mapping(node, f"the '{language}' block")
+        block: dict = {}
+        if entries is None:
+            return block
+        for key, key_node, value_node in entries:
+            if key not in keys:
+                self.error(
+                    key_node,
+                    "key.unknown",
+                    f"unknown key '{key}' in the '{language}' block",
+                    did_you_mean(key, keys) or f"a '{language}' block takes {', '.join(keys)}",
+                )
+                continue
+            read = (readers or {}).get(key, self.text)
+            value = read(value_node, key)
+            if value is not None:
+                block[key] = value
+                block["@" + key] = value_node
+        return block
 
 
 def _shown(node: yaml.Node) -> str:

@@ -20,8 +20,9 @@ from .load import load_documents
 from .markup import render_content
 from .model import Content
 from .render import Renderer, SiteInfo, make_environment
+from .siteconfig import normalize_base_url
 from .status import LanguageStatus, translation_status
-from .validate import normalize_base_url, validate_content
+from .validate import validate_content
 from .views import Page, ViewBuilder
 from .write import SiteWriter, check_output_folder
 

@@ -6,12 +6,12 @@ All problems of a run are collected in the report; the caller stops once, after 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import yaml
-from babel import Locale, UnknownLocaleError
 
 from .diagnostics import Location, Report, did_you_mean, plural
+from .i18n import is_valid_language
 from .load import Document
 from .model import (
     Aspect,
@@ -20,8 +20,6 @@ from .model import (
     Content,
     Question,
     QuestionText,
-    SiteConfig,
-    SiteText,
     Term,
     TermText,
     Topic,
@@ -29,10 +27,10 @@ from .model import (
     answer_letter,
 )
 from .nodes import NodeReader
+from .siteconfig import read_site_config
 
 ID_PATTERN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 MIN_CHOICES, MAX_CHOICES = 2, 6
-FALLBACKS = ("notice", "skip")
 
 # Per kind: the keys of the record itself, the keys of a language block, and which of
 # those a block in a site language must have. The first block key names the record.
@@ -55,8 +53,6 @@ REQUIRED_IN_SITE_LANGUAGE = {
     "comparisons": ("title", "aspects"),
 }
 REQUIRED_RECORD_KEYS = {"questions": ("topic", "answer"), "comparisons": ("topic", "terms")}
-SITE_KEYS = ("languages", "term_language", "base_url", "fallback")
-SITE_BLOCK_KEYS = ("title", "description")
 NOUNS = {"topics": "topic", "questions": "question", "glossary": "term", "comparisons": "comparison"}
 
 
@@ -79,21 +75,12 @@ class _Parsed:
     fields: dict
     blocks: dict  # language -> dict of block fields
     block_locations: dict  # language -> Location
-    choices_locations: dict = field(default_factory=dict)
-
-
-def is_valid_language(code: str) -> bool:
-    try:
-        Locale.parse(code, sep="-")
-    except (UnknownLocaleError, ValueError, TypeError):
-        return False
-    return True
 
 
 def validate_content(documents: list[Document], report: Report, base_url_override: str = "") -> Content | None:
     """Records from documents; None when the site configuration itself is unusable."""
     site_docs = [d for d in documents if d.kind == "site"]
-    site = _site_config(site_docs[0], report, base_url_override) if site_docs else None
+    site = read_site_config(site_docs[0], report, base_url_override) if site_docs else None
     languages = site.languages if site else ()
     validator = _RecordValidator(report, languages)
     parsed = [p for d in documents if d.kind != "site" for p in [validator.record(d)] if p]
@@ -101,110 +88,6 @@ def validate_content(documents: list[Document], report: Report, base_url_overrid
     if site is None:
         return None
     return Content(site=site, **records)
-
-
-def _site_config(document: Document, report: Report, base_url_override: str) -> SiteConfig | None:
-    reader = NodeReader(document.path, report)
-    entries = reader.mapping(document.node, "site.yaml")
-    if entries is None:
-        return None
-    values: dict = {}
-    texts: dict[str, SiteText] = {}
-    for key, key_node, value_node in entries:
-        if key == "languages":
-            values[key] = _language_list(reader, value_node)
-        elif key in ("term_language",):
-            code = reader.text(value_node, key)
-            if code and not is_valid_language(code):
-                reader.error(value_node, "language.invalid", f"'{code}' is not a valid language code", "use a code such as 'ja', 'nl' or 'pt-BR'")
-            values[key] = code
-        elif key == "base_url":
-            values[key] = _base_url(reader, value_node)
-        elif key == "fallback":
-            value = reader.text(value_node, key)
-            if value and value not in FALLBACKS:
-                reader.error(value_node, "value.choice", f"fallback must be 'notice' or 'skip', not '{value}'", did_you_mean(value, FALLBACKS))
-            values[key] = value
-        elif isinstance(value_node, yaml.MappingNode):
-            if not is_valid_language(key):
-                reader.error(key_node, "language.invalid", f"'{key}' is not a valid language code", did_you_mean(key, SITE_KEYS))
-                continue
-            block = _block(reader, value_node, key, SITE_BLOCK_KEYS)
-            if "title" in block:
-                texts[key] = SiteText(block["title"], block.get("description", ""))
-            else:
-                reader.error(value_node, "field.missing", f"the '{key}' block of site.yaml has no 'title'")
-        else:
-            reader.error(key_node, "key.unknown", f"unknown key '{key}' in site.yaml", did_you_mean(key, SITE_KEYS))
-    languages = values.get("languages")
-    if not languages:
-        if "languages" not in values:
-            reader.error(document.node, "field.missing", "site.yaml has no 'languages'", "add 'languages: [nl, fr]'; the first is the default")
-        return None
-    for code in languages:
-        if code not in texts:
-            report.warning(reader.where(document.node), "translation.missing", f"site.yaml has no '{code}' title", f"add '{code}: {{title: ...}}'")
-    base_url = base_url_override or values.get("base_url") or "/"
-    return SiteConfig(
-        languages=tuple(languages),
-        base_url=normalize_base_url(base_url),
-        fallback=values.get("fallback") or "notice",
-        term_language=values.get("term_language") or "",
-        texts=texts,
-    )
-
-
-def normalize_base_url(url: str) -> str:
-    return url if url.endswith("/") else url + "/"
-
-
-def _base_url(reader: NodeReader, node: yaml.Node) -> str | None:
-    url = reader.text(node, "base_url")
-    if url and not re.match(r"https?://[^/\s]+(/\S*)?$", url):
-        reader.error(node, "value.url", f"base_url must be an absolute http(s) URL, not '{url}'", "for example https://user.github.io/repo/")
-        return None
-    return url
-
-
-def _language_list(reader: NodeReader, node: yaml.Node) -> list[str] | None:
-    items = reader.text_list(node, "languages")
-    if items is None:
-        return None
-    if not items:
-        reader.error(node, "value.empty", "'languages' is empty", "list at least one language; the first is the default")
-        return None
-    codes = []
-    for code, item in items:
-        if not is_valid_language(code):
-            reader.error(item, "language.invalid", f"'{code}' is not a valid language code", "use a code such as 'nl', 'fr' or 'pt-BR'")
-        elif code in codes:
-            reader.error(item, "language.duplicate", f"language '{code}' is listed twice")
-        else:
-            codes.append(code)
-    return codes if len(codes) == len(items) else None
-
-
-def _block(reader: NodeReader, node: yaml.Node, language: str, keys: tuple[str, ...], readers: dict | None = None) -> dict:
-    """The fields of one language block, each read by its reader (plain text by default)."""
-    entries = reader.mapping(node, f"the '{language}' block")
-    block: dict = {}
-    if entries is None:
-        return block
-    for key, key_node, value_node in entries:
-        if key not in keys:
-            reader.error(
-                key_node,
-                "key.unknown",
-                f"unknown key '{key}' in the '{language}' block",
-                did_you_mean(key, keys) or f"a '{language}' block takes {', '.join(keys)}",
-            )
-            continue
-        read = (readers or {}).get(key, reader.text)
-        value = read(value_node, key)
-        if value is not None:
-            block[key] = value
-            block["@" + key] = value_node
-    return block
 
 
 class _RecordValidator:
@@ -313,7 +196,7 @@ class _RecordValidator:
             "aliases": lambda n, k: _texts(reader, n, k),
             "aspects": lambda n, k: self._aspects(reader, n, language),
         }
-        block = _block(reader, node, language, BLOCK_KEYS[kind], readers)
+        block = reader.block(node, language, BLOCK_KEYS[kind], readers)
         is_site_language = language in self.languages
         required = REQUIRED_IN_SITE_LANGUAGE[kind] if is_site_language else BLOCK_KEYS[kind][:1]
         for key in required:
@@ -336,7 +219,7 @@ class _RecordValidator:
             return None
         aspects = []
         for item in node.value:
-            row = _block(reader, item, language, ("label", "values"), {"values": lambda n, k: _texts(reader, n, k)})
+            row = reader.block(item, language, ("label", "values"), {"values": lambda n, k: _texts(reader, n, k)})
             if "label" not in row or "values" not in row:
                 missing = "label" if "label" not in row else "values"
                 if not _mentions(item, missing):
