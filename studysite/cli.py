@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import signal
 import sys
 from pathlib import Path
@@ -23,7 +24,7 @@ def make_parser() -> argparse.ArgumentParser:
     build = commands.add_parser("build", help="build the site (the default command)")
     _content_options(build)
     build.add_argument("--out", type=Path, default=Path("site"), help="output folder (default: site)")
-    build.add_argument("--base-url", default="", help="URL the site will be served from; overrides base_url in site.yaml")
+    build.add_argument("--base-url", type=_base_url, default=None, help="URL the site will be served from; overrides base_url in site.yaml")
     build.add_argument("--jobs", type=_positive, default=1, help="pages rendered in parallel (default: 1)")
     build.add_argument("--no-search", action="store_true", help="skip the search index")
 
@@ -48,6 +49,12 @@ def make_parser() -> argparse.ArgumentParser:
 def _content_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--content", type=Path, default=Path("content"), help="content folder (default: content)")
     parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
+
+
+def _base_url(value: str) -> str:
+    if not re.match(r"https?://[^/\s]+(/\S*)?$", value):
+        raise argparse.ArgumentTypeError(f"'{value}' is not an absolute http(s) URL such as https://user.github.io/repo/")
+    return value
 
 
 def _positive(value: str) -> int:
@@ -101,7 +108,7 @@ def _options(args) -> pipeline.Options:
     return pipeline.Options(
         content_dir=args.content,
         out_dir=getattr(args, "out", Path("site")),
-        base_url=getattr(args, "base_url", ""),
+        base_url=getattr(args, "base_url", None) or "",
         strict=args.strict,
         search=not getattr(args, "no_search", False),
         jobs=getattr(args, "jobs", 1),

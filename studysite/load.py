@@ -38,6 +38,11 @@ class Document:
 def find_content_files(content_dir: Path, report: Report) -> list[tuple[str, Path]]:
     """Every YAML file of the content folder as (kind, path), in a stable order."""
     files: list[tuple[str, Path]] = []
+    if not content_dir.is_dir():
+        report.error(
+            Location(SITE_FILE, 1, 1), "site.missing", f"there is no content folder '{content_dir}'", "give the folder that holds site.yaml with --content"
+        )
+        return files
     site_file = content_dir / SITE_FILE
     if site_file.is_file():
         files.append(("site", site_file))

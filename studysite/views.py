@@ -17,7 +17,7 @@ from markupsafe import Markup
 
 from . import urls
 from .graph import Graph, LanguageGraph
-from .i18n import autonym, language_name, text_direction
+from .i18n import autonym, language_name
 from .markup import RenderedText, excerpt, plain_text
 from .model import Content, answer_letter
 from .status import LanguageStatus
@@ -355,6 +355,3 @@ def index_letter(label: str) -> str:
     """The A-Z heading a label files under; digits and symbols file under '#'."""
     first = sort_key(label)[0][:1].upper()
     return first if first.isalpha() else "#"
-
-
-__all__ = ["Page", "ViewBuilder", "text_direction"]

@@ -115,3 +115,69 @@ def test_a_sites_own_templates_override_and_their_errors_are_located(make_conten
         assert "question.html:3:1: error: template error: unexpected '}'" in result.err
         assert "Traceback" not in result.err
     assert "<h1>Own home</h1>" in (tmp_path / "site/nl/index.html").read_text(encoding="utf-8")
+
+
+def test_missing_content_folder_and_bad_base_url(tmp_path):
+    result = run_cli("check", "--content", tmp_path / "nowhere")
+    assert result.status == 1 and "site.yaml:1:1: error: there is no content folder" in result.err
+    process = subprocess.run([sys.executable, "build.py", "--base-url", "example.org/x"], cwd=ROOT, capture_output=True, text=True)
+    assert process.returncode == 2 and "is not an absolute http(s) URL" in process.stderr
+
+
+def test_a_full_disk_leaves_the_previous_site(make_content, tmp_path, monkeypatch):
+    import errno
+
+    from studysite.write import SiteWriter
+
+    site, content = tmp_path / "site", make_content()
+    assert run_cli("build", "--content", content, "--out", site, "--no-search").status == 0
+    before = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
+    (content / "topics/basics.yaml").write_text("nl: {title: Nieuw}\nfr: {title: Nouveau}\n")
+    written = []
+
+    def write(self, path, data):
+        written.append(path)
+        if len(written) > 5:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(SiteWriter, "write", write)
+    result = run_cli("build", "--content", content, "--out", site, "--no-search")
+    assert result.status == 1
+    assert result.err.strip() == "error: cannot write the site: No space left on device; the previous site is unchanged."
+    assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["content", "site"]
+
+
+def test_serve_rebuilds_on_change_and_tells_pages_to_reload(make_content, tmp_path):
+    import socket
+    import time
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    content = make_content()
+    command = [sys.executable, "build.py", "serve", "--content", str(content), "--out", str(tmp_path / "site"), "--port", str(port)]
+    server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+
+        def get(path: str) -> str:
+            for _ in range(100):
+                try:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=2) as response:
+                        return response.read().decode()
+                except OSError:
+                    time.sleep(0.1)
+            raise AssertionError(f"no answer for {path}")
+
+        assert 'data-live-reload="/__reload"' in get("/nl/")
+        assert get("/__reload") == "1"
+        (content / "topics/basics.yaml").write_text("nl: {title: Vernieuwd}\nfr: {title: Renouvelé}\n")
+        for _ in range(100):
+            if get("/__reload") == "2":
+                break
+            time.sleep(0.1)
+        assert "Vernieuwd" in get("/nl/topics/basics/")
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

@@ -1,0 +1,67 @@
+"""UI translations: catalogs read from .po files, CLDR data from Babel, the gettext workflow."""
+
+import shutil
+
+from babel.messages.pofile import read_po
+from conftest import ROOT, run_cli
+
+from studysite.diagnostics import Report
+from studysite.i18n import autonym, format_number, is_valid_language, language_name, load_translations, text_direction
+
+
+def test_language_names_and_direction_come_from_cldr():
+    assert autonym("fr") == "Français" and autonym("nl") == "Nederlands" and autonym("pt-BR") == "Português (Brasil)"
+    assert language_name("ja", "fr") == "japonais" and language_name("ja", "nl") == "Japans"
+    assert text_direction("ar") == "rtl" and text_direction("he") == "rtl" and text_direction("de") == "ltr"
+    assert format_number(12345, "fr") == "12\u202f345" and format_number(12345, "nl") == "12.345"
+    assert is_valid_language("pt-BR") and not is_valid_language("xx-yy") and not is_valid_language("../x")
+
+
+def test_catalogs_are_read_from_po_files_with_cldr_plural_rules():
+    fr = load_translations(ROOT / "locales", "fr", Report())
+    assert fr.gettext("Glossary") == "Glossaire"
+    assert fr.ngettext("%(num)s topic", "%(num)s topics", 0) % {"num": 0} == "0 thème"  # French: 0 is singular
+    nl = load_translations(ROOT / "locales", "nl", Report())
+    assert nl.ngettext("%(num)s topic", "%(num)s topics", 0) % {"num": 0} == "0 onderwerpen"
+
+
+def test_missing_catalog_is_a_warning_and_english_is_used(tmp_path):
+    report = Report()
+    translations = load_translations(tmp_path, "de", report)
+    assert translations.gettext("Glossary") == "Glossary"
+    assert [d.code for d in report.warnings] == ["i18n.catalog-missing"]
+    assert load_translations(tmp_path, "en-GB", Report()).gettext("Glossary") == "Glossary"
+
+
+def test_init_extract_and_update(tmp_path, make_content):
+    content = make_content()
+    shutil.copytree(ROOT / "templates", content.parent / "templates")
+    result = run_cli("i18n", "init", "pl", "--content", content)
+    assert result.status == 0, result.err
+    po = content.parent / "locales/pl/LC_MESSAGES/messages.po"
+    catalog = read_po(po.open("rb"))
+    assert catalog.num_plurals == 3 and "Glossary" in catalog  # Polish: one, few, many
+    assert run_cli("i18n", "init", "pl", "--content", content).status == 2  # exists already
+    assert run_cli("i18n", "init", "xx-yy", "--content", content).status == 2
+    text = po.read_text(encoding="utf-8").replace('msgid "Glossary"\nmsgstr ""', 'msgid "Glossary"\nmsgstr "Słownik"')
+    po.write_text(text, encoding="utf-8")
+    template = content.parent / "templates/base.html"
+    template.write_text(
+        template.read_text(encoding="utf-8").replace("{% trans %}Glossary{% endtrans %}", "{% trans %}Glossary of terms{% endtrans %}"), encoding="utf-8"
+    )
+    assert run_cli("i18n", "update", "--content", content).status == 0
+    updated = read_po(po.open("rb"))
+    assert updated["Glossary of terms"].fuzzy and updated["Glossary of terms"].string == "Słownik"
+    assert (content.parent / "locales/messages.pot").is_file()
+    assert run_cli("i18n", "extract", "--content", content).out.startswith("Extracted ")
+
+
+def test_site_builds_with_a_new_language_from_init(tmp_path, make_content):
+    content = make_content(
+        **{"site.yaml": "languages: [nl, pl]\nnl: {title: S}\npl: {title: S}\n", "topics/basics.yaml": "nl: {title: T}\npl: {title: Podstawy}\n"}
+    )
+    shutil.copytree(ROOT / "templates", content.parent / "templates")
+    assert run_cli("i18n", "init", "pl", "--content", content).status == 0
+    result = run_cli("build", "--content", content, "--out", tmp_path / "site", "--no-search")
+    assert result.status == 0 and "catalog-missing" not in result.err
+    assert '<html lang="pl" dir="ltr">' in (tmp_path / "site/pl/index.html").read_text(encoding="utf-8")
