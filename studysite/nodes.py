@@ -12,6 +12,9 @@ from .diagnostics import Location, Report, did_you_mean
 STR_TAG = "tag:yaml.org,2002:str"
 NULL_TAG = "tag:yaml.org,2002:null"
 NUMBER_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
+# The tags YAML gives plain values by itself; an explicit other tag (!!python/..., !include)
+# asks for behaviour that content never gets.
+PLAIN_TAGS = {STR_TAG, NULL_TAG, *NUMBER_TAGS, "tag:yaml.org,2002:bool", "tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"}
 
 _KIND_NAMES = {
     yaml.ScalarNode: "a single value",
@@ -33,6 +36,13 @@ class NodeReader:
     path: str
     report: Report
 
+    def plain(self, node: yaml.Node) -> bool:
+        """False, with an error, for a node that carries an explicit YAML tag."""
+        if node.tag in PLAIN_TAGS:
+            return True
+        self.error(node, "yaml.tag", f"YAML tag '{node.tag}' is not supported", "remove the tag; content is plain text, lists and mappings")
+        return False
+
     def where(self, node: yaml.Node) -> Location:
         mark = node.start_mark
         return Location(self.path, mark.line + 1, mark.column + 1)
@@ -42,6 +52,8 @@ class NodeReader:
 
     def mapping(self, node: yaml.Node, what: str) -> list[tuple[str, yaml.Node, yaml.Node]] | None:
         """The (key, key node, value node) entries of a mapping; duplicate keys are errors."""
+        if not self.plain(node):
+            return None
         if not isinstance(node, yaml.MappingNode):
             self.error(node, "type.mapping", f"{what} must be a mapping of keys to values, not {describe(node)}")
             return None
@@ -62,6 +74,8 @@ class NodeReader:
 
     def text(self, node: yaml.Node, key: str) -> str | None:
         """A non-empty text value; numbers and other scalars are taken as written."""
+        if not self.plain(node):
+            return None
         if not isinstance(node, yaml.ScalarNode) or node.tag == NULL_TAG:
             self.error(node, "type.text", f"'{key}' must be text, not {describe(node)}", _text_hint(node))
             return None
@@ -72,6 +86,8 @@ class NodeReader:
         return value
 
     def number(self, node: yaml.Node, key: str) -> float | None:
+        if not self.plain(node):
+            return None
         if not isinstance(node, yaml.ScalarNode) or node.tag not in NUMBER_TAGS:
             self.error(node, "type.number", f"'{key}' must be a number, not {_shown(node)}")
             return None
@@ -83,6 +99,8 @@ class NodeReader:
 
     def text_list(self, node: yaml.Node, key: str) -> list[tuple[str, yaml.Node]] | None:
         """A list of non-empty texts, each with its node."""
+        if not self.plain(node):
+            return None
         if not isinstance(node, yaml.SequenceNode):
             self.error(node, "type.list", f"'{key}' must be a list, not {describe(node)}", f"write it as '{key}: [first, second]' or one '- item' per line")
             return None

@@ -3,6 +3,7 @@ build() renders the pages and writes them. A failed first phase writes nothing."
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 import pickle
@@ -149,7 +150,11 @@ def render_pages(writer: SiteWriter, renderer: Renderer, pages: list[Page], jobs
         for page in pages:
             writer.write(urls.file_for(page.path), render_page(renderer, page).encode("utf-8"))
         return
-    workers = [_fork_worker(writer, renderer, pages[index::jobs]) for index in range(1, jobs)]
+    gc.freeze()  # keep the collector off the shared objects, so forked workers copy fewer pages
+    try:
+        workers = [_fork_worker(writer, renderer, pages[index::jobs]) for index in range(1, jobs)]
+    finally:
+        gc.unfreeze()
     failure: BaseException | None = None
     try:
         render_pages(writer, renderer, pages[0::jobs], 1)

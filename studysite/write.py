@@ -44,6 +44,8 @@ def check_output_folder(out_dir: Path, protected: list[Path]) -> dict[str, str]:
         folder = folder.resolve()
         if out == folder or folder in out.parents or out in folder.parents:
             raise OutputError(f"the output folder '{out_dir}' overlaps '{folder}'; choose a folder of its own, such as 'site/'")
+    if out_dir.is_symlink():
+        raise OutputError(f"'{out_dir}' is a symbolic link; give the folder it points to with --out")
     if not out_dir.exists():
         return {}
     if not out_dir.is_dir():

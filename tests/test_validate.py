@@ -121,6 +121,11 @@ CASES = {
         "questions/gpu-role.yaml:3:8: 'terms' must be a list, not a single value",
         "write it as 'terms: [first, second]' or one '- item' per line",
     ),
+    "explicit YAML tag": (
+        {"topics/basics.yaml": "nl:\n  title: !!python/name:os.system\nfr: {title: T}\n"},
+        "topics/basics.yaml:2:10: YAML tag 'tag:yaml.org,2002:python/name:os.system' is not supported",
+        "remove the tag; content is plain text, lists and mappings",
+    ),
     "comparison row with too few values": (
         {
             "comparisons/c.yaml": "topic: basics\nterms: [gpu, gpu]\nnl:\n  title: C\n  aspects:\n    - {label: L, values: [one]}\nfr:\n  title: C\n  aspects:\n    - {label: L, values: [one, two]}\n"

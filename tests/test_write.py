@@ -113,3 +113,10 @@ def test_sigterm_during_a_build_leaves_the_previous_site(tmp_path):
         assert b"Traceback" not in err
         assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == before
         assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+
+
+def test_refuses_a_symbolic_link_as_output(tmp_path):
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    with pytest.raises(OutputError, match="symbolic link"):
+        check_output_folder(tmp_path / "link", [])
