@@ -64,11 +64,11 @@ def find_content_files(content_dir: Path, report: Report) -> list[tuple[str, Pat
             if path.suffix == ".yaml":
                 files.append((kind, path))
             elif path.suffix == ".yml":
-                report.warning(Location(relative), "file.extension", "file ignored: content files end in '.yaml'", f"rename it to '{path.stem}.yaml'")
+                report.warning(Location(relative, 1, 1), "file.extension", "file ignored: content files end in '.yaml'", f"rename it to '{path.stem}.yaml'")
     for path in sorted(content_dir.iterdir()):
         if path.is_dir() and path.name not in KINDS and not path.name.startswith("."):
             hint = _closest_kind(path.name)
-            report.warning(Location(path.name + "/"), "folder.unknown", f"folder '{path.name}' is not a content kind and is ignored", hint)
+            report.warning(Location(path.name + "/", 1, 1), "folder.unknown", f"folder '{path.name}' is not a content kind and is ignored", hint)
     return files
 
 

@@ -95,4 +95,4 @@ def _language_list(reader: NodeReader, node: yaml.Node) -> list[str] | None:
             reader.error(item, "language.duplicate", f"language '{code}' is listed twice")
         else:
             codes.append(code)
-    return codes if len(codes) == len(items) else None
+    return codes or None  # the valid ones, so that records are still checked against them

@@ -146,6 +146,8 @@ class _RecordValidator:
     def _record_id(self, reader: NodeReader, document: Document, fields: dict) -> tuple[str | None, Location]:
         if "id" in fields:
             return fields["id"], fields["@id"]
+        if _mentions(document.node, "id"):  # set, but invalid: reported already
+            return None, Location(document.path, 1, 1)
         stem = document.path.rsplit("/", 1)[-1].removesuffix(".yaml")
         location = Location(document.path, 1, 1)
         if not ID_PATTERN.fullmatch(stem):
