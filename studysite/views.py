@@ -37,7 +37,7 @@ class Page:
     title: str
     context: Callable[[], Mapping[str, Any]]  # built when the page is rendered, to keep memory flat
     alternates: Mapping[str, str] = field(default_factory=dict)  # language -> path
-    sources: tuple[str, ...] = ()  # "kind/id" of the records it shows
+    sources: tuple[str, ...] = ()  # "kind/id" of every record whose text it shows (for incremental builds)
     in_sitemap: bool = True
     x_default: str | None = None  # the x-default alternate; the default language's version if None
 
@@ -144,7 +144,8 @@ class ViewBuilder:
         topics = [{"link": self.topic_link(lg, t), "questions": len(lg.questions_by_topic[t]), "terms": len(lg.terms_by_topic[t])} for t in lg.edition.topics]
         description = Markup(self.rendered.site.get(language, ""))
         context = {"topics": topics, "description": description, "term_count": len(lg.edition.terms)}
-        return Page(urls.home(language), "home.html", language, self.site_title(language), _ready(context), self._every_language(urls.home))
+        sources = tuple(f"topics/{t}" for t in lg.edition.topics)
+        return Page(urls.home(language), "home.html", language, self.site_title(language), _ready(context), self._every_language(urls.home), sources)
 
     def topic(self, lg: LanguageGraph, topic_id: str) -> Page:
         language, text_lang = lg.edition.language, lg.edition.topics[topic_id]
@@ -156,7 +157,12 @@ class ViewBuilder:
             text.title,
             partial(self._topic_context, lg, topic_id),
             self._alternates("topics", topic_id, "topics"),
-            (f"topics/{topic_id}",),
+            (
+                f"topics/{topic_id}",
+                *(f"questions/{q}" for q in lg.questions_by_topic[topic_id]),
+                *(f"glossary/{t}" for t in lg.terms_by_topic[topic_id]),
+                *(f"comparisons/{c}" for c in lg.comparisons_by_topic[topic_id]),
+            ),
         )
 
     def _topic_context(self, lg: LanguageGraph, topic_id: str) -> dict:
@@ -195,7 +201,13 @@ class ViewBuilder:
         language = lg.edition.language
         question = self.content.questions[question_id]
         stem = self.rendered.questions[(question_id, lg.edition.questions[question_id])].stem
-        sources = (f"questions/{question_id}", f"topics/{question.topic}", *(f"glossary/{t}" for t in lg.terms_by_question[question_id]))
+        sources = (
+            f"questions/{question_id}",
+            f"topics/{question.topic}",
+            *(f"glossary/{t}" for t in lg.terms_by_question[question_id]),
+            *(f"questions/{q}" for q in lg.more_questions[question_id]),
+            *(f"comparisons/{c}" for c in lg.comparisons_by_topic[question.topic]),
+        )
         return Page(
             urls.record("questions", language, question_id),
             "question.html",
@@ -249,7 +261,13 @@ class ViewBuilder:
 
     def term(self, lg: LanguageGraph, term_id: str) -> Page:
         language, text_lang = lg.edition.language, lg.edition.terms[term_id]
-        sources = (f"glossary/{term_id}", *(f"questions/{q}" for q in lg.questions_by_term[term_id]))
+        question_ids = lg.questions_by_term[term_id]
+        sources = (
+            f"glossary/{term_id}",
+            *(f"questions/{q}" for q in question_ids),
+            *sorted({f"topics/{self.content.questions[q].topic}" for q in question_ids}),
+            *(f"glossary/{t}" for t in lg.related_terms[term_id]),
+        )
         return Page(
             urls.record("glossary", language, term_id),
             "term.html",
@@ -293,7 +311,7 @@ class ViewBuilder:
     def comparison(self, lg: LanguageGraph, comparison_id: str) -> Page:
         language, text_lang = lg.edition.language, lg.edition.comparisons[comparison_id]
         comparison = self.content.comparisons[comparison_id]
-        sources = (f"comparisons/{comparison_id}", *(f"glossary/{t}" for t in comparison.terms))
+        sources = (f"comparisons/{comparison_id}", f"topics/{comparison.topic}", *(f"glossary/{t}" for t in comparison.terms))
         return Page(
             urls.record("comparisons", language, comparison_id),
             "comparison.html",

@@ -6,6 +6,7 @@ from studysite.diagnostics import Report
 from studysite.graph import build_graph, rank_more_questions
 from studysite.load import load_documents
 from studysite.markup import render_content
+from studysite.pipeline import Options, load
 from studysite.validate import validate_content
 
 
@@ -90,3 +91,12 @@ def test_related_terms_and_comparisons_by_topic(tmp_path):
     nl = graph.languages["nl"]
     assert nl.related_terms["cpu"] == ("gpu",)
     assert nl.comparisons_by_topic["basics"] == ("c",)
+
+
+def test_pages_name_every_record_they_show(tmp_path):
+    content_dir = write_files(tmp_path / "content", minimal_files(**{"questions/q2.yaml": question("Een GPU?")}))
+    loaded = load(Options(content_dir=content_dir), Report())
+    pages = {p.path: p for p in loaded.pages}
+    assert set(pages["nl/questions/q2/"].sources) == {"questions/q2", "topics/basics", "glossary/gpu", "questions/gpu-role"}
+    assert set(pages["nl/glossary/gpu/"].sources) == {"glossary/gpu", "questions/q2", "questions/gpu-role", "topics/basics"}
+    assert set(pages["nl/"].sources) == {"topics/basics"}

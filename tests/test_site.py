@@ -132,3 +132,12 @@ def test_rebuild_writes_only_what_changed_and_is_deterministic(tmp_path: Path):
     assert files_a == files_b
     again = run_cli("build", "--content", SAMPLE_CONTENT, "--out", first)
     assert "(0 files changed)" in again.out
+
+
+def test_site_built_for_the_root_of_a_custom_domain_links_correctly(tmp_path: Path):
+    site = tmp_path / "site"
+    assert run_cli("build", "--content", SAMPLE_CONTENT, "--out", site, "--base-url", "https://study.example.org", "--no-search").status == 0
+    assert crawl(site, "/", "https://study.example.org").broken == []
+    page = parse_page(site / "fr/glossary/gpu/index.html")
+    assert page.canonical == "https://study.example.org/fr/glossary/gpu/"
+    assert all(url.startswith("/") for _, url in parse_page(site / "404.html").links if not url.startswith("#"))
