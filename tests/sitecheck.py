@@ -96,7 +96,10 @@ def crawl(site: Path, base_path: str, origin: str = "https://example.org") -> Cr
             parts = urlsplit(absolute)
             if f"{parts.scheme}://{parts.netloc}" != origin:
                 continue
-            target = file_of(site, posixpath.normpath(parts.path) + ("/" if parts.path.endswith("/") else ""), base_path)
+            path = posixpath.normpath(parts.path)
+            if parts.path.endswith("/") and not path.endswith("/"):
+                path += "/"
+            target = file_of(site, path, base_path)
             where = f"{page_file.relative_to(site)}: <{tag}> {link}"
             if target is None:
                 broken.append(f"{where} (no such file)")
