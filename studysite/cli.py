@@ -11,6 +11,7 @@ from pathlib import Path
 from . import catalogs, pipeline
 from .diagnostics import ContentError, Report, plural
 from .search import SearchIndexError
+from .serve import serve
 from .status import format_status
 from .write import OutputError
 
@@ -69,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
         argv = ["build", *argv]
     args = make_parser().parse_args(argv)
-    signal.signal(signal.SIGTERM, _interrupt)
+    previous_handler = signal.signal(signal.SIGTERM, _interrupt)
     try:
         return COMMANDS[args.command](args)
     except ContentError as error:
@@ -84,8 +85,11 @@ def main(argv: list[str] | None = None) -> int:
         print("Interrupted; the previous site is unchanged.", file=sys.stderr)
         return EXIT_INTERRUPTED
     except OSError as error:
-        print(f"error: cannot write the site: {error.strerror or error}; the previous site is unchanged.", file=sys.stderr)
+        where = f" ({error.filename})" if error.filename else ""
+        print(f"error: {error.strerror or error}{where}; the previous site is unchanged.", file=sys.stderr)
         return EXIT_CONTENT
+    finally:
+        signal.signal(signal.SIGTERM, previous_handler)
 
 
 def _interrupt(signum, frame) -> None:
@@ -134,8 +138,6 @@ def run_check(args) -> int:
 
 
 def run_serve(args) -> int:
-    from .serve import serve
-
     return serve(_options(args), args.port)
 
 
@@ -152,17 +154,11 @@ def run_status(args) -> int:
 
 
 def run_i18n(args) -> int:
-    options = _options_for_i18n(args)
     if args.action == "init" and not args.language:
         print("error: 'i18n init' needs a language code, e.g. 'python build.py i18n init de'", file=sys.stderr)
         return EXIT_USAGE
-    message = catalogs.run(args.action, options.site_root, args.language)
-    print(message)
+    print(catalogs.run(args.action, pipeline.Options(content_dir=args.content).site_root, args.language))
     return EXIT_OK
-
-
-def _options_for_i18n(args) -> pipeline.Options:
-    return pipeline.Options(content_dir=args.content)
 
 
 COMMANDS = {"build": run_build, None: run_build, "check": run_check, "serve": run_serve, "status": run_status, "i18n": run_i18n}

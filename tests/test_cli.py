@@ -143,7 +143,7 @@ def test_a_full_disk_leaves_the_previous_site(make_content, tmp_path, monkeypatc
     monkeypatch.setattr(SiteWriter, "write", write)
     result = run_cli("build", "--content", content, "--out", site, "--no-search")
     assert result.status == 1
-    assert result.err.strip() == "error: cannot write the site: No space left on device; the previous site is unchanged."
+    assert result.err.strip() == "error: No space left on device; the previous site is unchanged."
     assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["content", "site"]
 
