@@ -141,7 +141,15 @@ class ViewBuilder:
 
     def home(self, lg: LanguageGraph) -> Page:
         language = lg.edition.language
-        topics = [{"link": self.topic_link(lg, t), "questions": len(lg.questions_by_topic[t]), "terms": len(lg.terms_by_topic[t])} for t in lg.edition.topics]
+        topics = [
+            {
+                "link": self.topic_link(lg, t),
+                "summary": excerpt(plain_text(self.rendered.topics.get((t, lg.edition.topics[t]), "")), 160),
+                "questions": len(lg.questions_by_topic[t]),
+                "terms": len(lg.terms_by_topic[t]),
+            }
+            for t in lg.edition.topics
+        ]
         description = Markup(self.rendered.site.get(language, ""))
         context = {"topics": topics, "description": description, "term_count": len(lg.edition.terms)}
         sources = tuple(f"topics/{t}" for t in lg.edition.topics)
