@@ -36,7 +36,7 @@ _BLOCK_START = re.compile(r"^(\s*\d+|\s*)([.)]|#|>|[-+*](?=\s))")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 
 
-class Markup:
+class MarkdownRenderer:
     """Renders content text; one instance per build (Python-Markdown parsers are stateful)."""
 
     def __init__(self) -> None:
@@ -124,7 +124,7 @@ class RenderedText:
 
 def render_content(content: Content) -> RenderedText:
     """Render the text of every record in every site language it is written in."""
-    markup = Markup()
+    markup = MarkdownRenderer()
     languages = set(content.site.languages)
 
     def each(records):

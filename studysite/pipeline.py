@@ -8,7 +8,7 @@ import hashlib
 import os
 import pickle
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import jinja2
@@ -64,14 +64,13 @@ class LoadedSite:
     statuses: list[LanguageStatus]
 
 
-@dataclass
+@dataclass(frozen=True)
 class BuildResult:
     pages: int
-    files: int
-    changed: int
+    changed: int  # files written anew; the others were carried over unchanged
     languages: int
     seconds: float
-    report: Report = field(default_factory=Report)
+    report: Report
 
 
 def load(options: Options, report: Report) -> LoadedSite:
@@ -138,7 +137,7 @@ def build(options: Options) -> BuildResult:
             search.index_site(writer.temp_dir, site.languages)
             writer.record_extra_files()
         writer.commit()
-    return BuildResult(len(loaded.pages), len(writer.written), writer.changed, len(site.languages), time.perf_counter() - started, report)
+    return BuildResult(len(loaded.pages), writer.changed, len(site.languages), time.perf_counter() - started, report)
 
 
 def render_pages(writer: SiteWriter, renderer: Renderer, pages: list[Page], jobs: int) -> None:

@@ -3,12 +3,12 @@
 import markdown
 import pytest
 
-from studysite.markup import Markup, excerpt, plain_text
+from studysite.markup import MarkdownRenderer, excerpt, plain_text
 
 
 @pytest.fixture
 def markup():
-    return Markup()
+    return MarkdownRenderer()
 
 
 @pytest.mark.parametrize(
