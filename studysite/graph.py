@@ -28,9 +28,6 @@ class Edition:
     terms: Mapping[str, str]
     comparisons: Mapping[str, str]
 
-    def is_translated(self, text_language: str) -> bool:
-        return text_language == self.language
-
 
 @dataclass(frozen=True)
 class LanguageGraph:
