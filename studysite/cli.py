@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_CONTENT
     except KeyboardInterrupt:
-        print("Interrupted; the previous site is unchanged.", file=sys.stderr)
+        print("Interrupted; nothing was left half-written.", file=sys.stderr)
         return EXIT_INTERRUPTED
     except OSError as error:
         where = f" ({error.filename})" if error.filename else ""

@@ -126,8 +126,9 @@ def build(options: Options) -> BuildResult:
     previous = check_output_folder(
         options.out_dir, [options.content_dir, *options.layered("templates"), *options.layered("static"), *options.layered("locales")]
     )
+    inputs_key = render_inputs_key(options, renderer)
     with SiteWriter(options.out_dir, previous) as writer:
-        render_pages(writer, renderer, loaded.pages, options.jobs)
+        render_pages(writer, renderer, loaded.pages, options.jobs, inputs_key)
         for path, data in assets.values():
             writer.write(path, data)
         writer.write("sitemap.xml", renderer.render_sitemap(loaded.pages).encode("utf-8"))
@@ -140,23 +141,45 @@ def build(options: Options) -> BuildResult:
     return BuildResult(len(loaded.pages), writer.changed, len(site.languages), time.perf_counter() - started, report)
 
 
-def render_pages(writer: SiteWriter, renderer: Renderer, pages: list[Page], jobs: int) -> None:
-    """Render and write every page; with jobs > 1, forked workers each take a share.
+def render_inputs_key(options: Options, renderer: Renderer) -> str:
+    """A digest of everything besides its view model that a page's bytes depend on: the
+    templates, the UI catalogs, the site-wide data and Studysite's own code."""
+    digest = hashlib.sha256(repr(renderer.site).encode())
+    code = sorted((PACKAGE_ROOT / "studysite").glob("*.py"))
+    resources = [path for name in ("templates", "locales") for folder in options.layered(name) for path in sorted(folder.rglob("*"))]
+    for path in [*code, *resources]:
+        if path.is_file():
+            digest.update(path.as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def page_key(inputs_key: str, page: Page, context: dict) -> str:
+    """What a page is made from; an equal key means an equal page."""
+    described = (page.path, page.template, page.language, page.title, sorted(page.alternates.items()), page.x_default, page.in_sitemap, context)
+    return hashlib.sha256(f"{inputs_key}{described!r}".encode()).hexdigest()
+
+
+def render_pages(writer: SiteWriter, renderer: Renderer, pages: list[Page], jobs: int, inputs_key: str) -> None:
+    """Render and write every page whose inputs changed since the previous build; the others
+    are carried over. With jobs > 1, forked workers each take a share.
 
     Page paths were checked unique in phase one, so workers write side by side into the
     temporary folder and send back what they wrote; the first failure stops the build."""
     if jobs <= 1 or not hasattr(os, "fork"):
         for page in pages:
-            writer.write(urls.file_for(page.path), render_page(renderer, page).encode("utf-8"))
+            context = page.context()
+            path, key = urls.file_for(page.path), page_key(inputs_key, page, context)
+            if not writer.reuse(path, key):
+                writer.write(path, render_page(renderer, page, context).encode("utf-8"), key)
         return
     gc.freeze()  # keep the collector off the shared objects, so forked workers copy fewer pages
     try:
-        workers = [_fork_worker(writer, renderer, pages[index::jobs]) for index in range(1, jobs)]
+        workers = [_fork_worker(writer, renderer, pages[index::jobs], inputs_key) for index in range(1, jobs)]
     finally:
         gc.unfreeze()
     failure: BaseException | None = None
     try:
-        render_pages(writer, renderer, pages[0::jobs], 1)
+        render_pages(writer, renderer, pages[0::jobs], 1, inputs_key)
     except BaseException as error:  # collect the workers before passing it on
         failure = error
     for pid, reader in workers:
@@ -172,7 +195,7 @@ def render_pages(writer: SiteWriter, renderer: Renderer, pages: list[Page], jobs
         raise failure
 
 
-def _fork_worker(writer: SiteWriter, renderer: Renderer, share: list[Page]) -> tuple[int, int]:
+def _fork_worker(writer: SiteWriter, renderer: Renderer, share: list[Page], inputs_key: str) -> tuple[int, int]:
     reader, sender = os.pipe()
     pid = os.fork()
     if pid:
@@ -184,8 +207,9 @@ def _fork_worker(writer: SiteWriter, renderer: Renderer, share: list[Page]) -> t
         before = set(writer.written)
         changed = writer.changed
         try:
-            render_pages(writer, renderer, share, 1)
-            outcome: object = ({p: d for p, d in writer.written.items() if p not in before}, writer.changed - changed)
+            render_pages(writer, renderer, share, 1, inputs_key)
+            written = {p: d for p, d in writer.written.items() if p not in before}
+            outcome: object = (written, {p: writer.inputs[p] for p in written if p in writer.inputs}, writer.changed - changed)
         except (ContentError, OSError) as error:
             outcome = error
         with os.fdopen(sender, "wb") as stream:
@@ -213,9 +237,9 @@ def load_site_translations(options: Options, language: str, report: Report):
     return load_translations(folder, language, report)
 
 
-def render_page(renderer: Renderer, page: Page) -> str:
+def render_page(renderer: Renderer, page: Page, context: dict) -> str:
     try:
-        return renderer.render(page)
+        return renderer.render(page, context)
     except jinja2.TemplateSyntaxError as error:
         raise ContentError([_template_diagnostic(error, shown_path(Path(error.filename)) if error.filename else str(error.name), error.lineno)]) from None
     except jinja2.TemplateError as error:

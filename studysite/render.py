@@ -64,10 +64,11 @@ class Renderer:
         self.environments = environments
         self.site = site
 
-    def render(self, page: Page) -> str:
+    def render(self, page: Page, context: Mapping) -> str:
+        """A page's HTML from its view model (page.context(), made once by the caller)."""
         environment = self.environments[page.language]
         template = environment.get_template(page.template)
-        return template.render(**self.page_context(page), **page.context())
+        return template.render(**self.page_context(page), **context)
 
     def page_context(self, page: Page) -> dict:
         site = self.site

@@ -13,6 +13,8 @@ import hashlib
 import json
 import os
 import shutil
+import signal
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 MARKER = ".studysite"
@@ -27,17 +29,29 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def read_manifest(folder: Path) -> dict[str, str] | None:
-    """The files (path -> sha256) a Studysite folder holds, or None if it is not one."""
+@dataclass(frozen=True)
+class Manifest:
+    """What a Studysite folder holds: each file's sha256 and, for rendered pages, the key
+    of everything its rendering depended on (so that an unchanged page is not rendered)."""
+
+    files: dict[str, str] = field(default_factory=dict)
+    inputs: dict[str, str] = field(default_factory=dict)
+
+
+def read_manifest(folder: Path) -> Manifest | None:
+    """The manifest of a Studysite folder, or None if it is not one."""
     try:
         data = json.loads((folder / MARKER).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     files = data.get("files") if isinstance(data, dict) else None
-    return files if isinstance(files, dict) else None
+    if not isinstance(files, dict):
+        return None
+    inputs = data.get("inputs")
+    return Manifest(files, inputs if isinstance(inputs, dict) else {})
 
 
-def check_output_folder(out_dir: Path, protected: list[Path]) -> dict[str, str]:
+def check_output_folder(out_dir: Path, protected: list[Path]) -> Manifest:
     """The manifest of the current output (empty when there is none), or OutputError."""
     out = out_dir.resolve()
     for folder in protected:
@@ -47,15 +61,15 @@ def check_output_folder(out_dir: Path, protected: list[Path]) -> dict[str, str]:
     if out_dir.is_symlink():
         raise OutputError(f"'{out_dir}' is a symbolic link; give the folder it points to with --out")
     if not out_dir.exists():
-        return {}
+        return Manifest()
     if not out_dir.is_dir():
         raise OutputError(f"'{out_dir}' exists and is not a folder; choose another --out")
     manifest = read_manifest(out_dir)
     if manifest is None:
         if any(out_dir.iterdir()):
             raise OutputError(f"'{out_dir}' holds files that Studysite did not write; nothing was changed. Choose an empty or new folder with --out")
-        return {}
-    foreign = sorted(_files_below(out_dir) - set(manifest) - {MARKER})
+        return Manifest()
+    foreign = sorted(_files_below(out_dir) - set(manifest.files) - {MARKER})
     if foreign:
         listed = ", ".join(foreign[:5]) + (" ..." if len(foreign) > 5 else "")
         raise OutputError(
@@ -71,11 +85,12 @@ def _files_below(folder: Path) -> set[str]:
 class SiteWriter:
     """Writes one build into a temporary folder; commit() swaps it in, abort() removes it."""
 
-    def __init__(self, out_dir: Path, previous: dict[str, str]):
+    def __init__(self, out_dir: Path, previous: Manifest):
         self.out_dir = out_dir
         self.previous = previous
         self.temp_dir = out_dir.parent / f".{out_dir.name}.tmp-{os.getpid()}"
         self.written: dict[str, str] = {}
+        self.inputs: dict[str, str] = {}
         self.changed = 0
         self._folders: set[Path] = set()
 
@@ -98,17 +113,35 @@ class SiteWriter:
             raise OutputError(f"refusing to write '{path}' twice: two pages have the same URL")
         return self.temp_dir / pure
 
-    def write(self, path: str, data: bytes) -> None:
+    def write(self, path: str, data: bytes, key: str = "") -> None:
+        """Write a file; key, for a rendered page, names everything its bytes came from."""
         target = self._target(path)
         digest = _digest(data)
+        self._make_folder(target.parent)
+        if key:
+            self.inputs[path] = key
         self.written[path] = digest
-        if target.parent not in self._folders:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            self._folders.add(target.parent)
-        if self.previous.get(path) == digest and self._link_previous(path, target):
+        if self.previous.files.get(path) == digest and self._link_previous(path, target):
             return
         target.write_bytes(data)
         self.changed += 1
+
+    def reuse(self, path: str, key: str) -> bool:
+        """Carry a page over from the previous build if it was made from the same inputs."""
+        if not key or self.previous.inputs.get(path) != key or path not in self.previous.files:
+            return False
+        target = self._target(path)
+        self._make_folder(target.parent)
+        if not self._link_previous(path, target):
+            return False
+        self.written[path] = self.previous.files[path]
+        self.inputs[path] = key
+        return True
+
+    def _make_folder(self, folder: Path) -> None:
+        if folder not in self._folders:
+            folder.mkdir(parents=True, exist_ok=True)
+            self._folders.add(folder)
 
     def _link_previous(self, path: str, target: Path) -> bool:
         try:
@@ -117,11 +150,12 @@ class SiteWriter:
             return False
         return True
 
-    def merge(self, written: dict[str, str], changed: int) -> None:
+    def merge(self, written: dict[str, str], inputs: dict[str, str], changed: int) -> None:
         """Take over what a render worker wrote into this writer's temporary folder."""
         for path in written:
             self._target(path)  # the same guards as for a write of our own
         self.written.update(written)
+        self.inputs.update(inputs)
         self.changed += changed
 
     def record_extra_files(self) -> None:
@@ -130,8 +164,16 @@ class SiteWriter:
             self.written[path] = _digest((self.temp_dir / path).read_bytes())
 
     def commit(self) -> None:
-        """Mark the new folder and put it in the place of the old one."""
-        manifest = {"generator": "studysite", "files": dict(sorted(self.written.items()))}
+        """Mark the new folder and put it in the place of the old one. Ctrl-C and SIGTERM
+        wait until this is done, so no half-swapped site or leftover folder remains."""
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        try:
+            self._swap()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+    def _swap(self) -> None:
+        manifest = {"generator": "studysite", "files": dict(sorted(self.written.items())), "inputs": dict(sorted(self.inputs.items()))}
         (self.temp_dir / MARKER).write_text(json.dumps(manifest, indent=0, sort_keys=True), encoding="utf-8")
         (self.temp_dir / TEMP_MARKER).unlink()
         old = self.out_dir.parent / f".{self.out_dir.name}.old-{os.getpid()}"

@@ -135,7 +135,7 @@ def test_a_full_disk_leaves_the_previous_site(make_content, tmp_path, monkeypatc
     (content / "topics/basics.yaml").write_text("nl: {title: Nieuw}\nfr: {title: Nouveau}\n")
     written = []
 
-    def write(self, path, data):
+    def write(self, path, data, key=""):
         written.append(path)
         if len(written) > 5:
             raise OSError(errno.ENOSPC, "No space left on device")

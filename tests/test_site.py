@@ -141,3 +141,45 @@ def test_site_built_for_the_root_of_a_custom_domain_links_correctly(tmp_path: Pa
     page = parse_page(site / "fr/glossary/gpu/index.html")
     assert page.canonical == "https://study.example.org/fr/glossary/gpu/"
     assert all(url.startswith("/") for _, url in parse_page(site / "404.html").links if not url.startswith("#"))
+
+
+def test_incremental_rebuilds_equal_a_clean_build(tmp_path: Path):
+    """Pages whose inputs did not change are carried over unrendered; after edits to content,
+    templates, catalogs and styles the result must equal a build from scratch."""
+    import shutil
+
+    for name in ("content", "templates", "static", "locales"):
+        shutil.copytree(SAMPLE_CONTENT.parent / name, tmp_path / "src" / name)
+    src, site = tmp_path / "src", tmp_path / "site"
+
+    def build(out: Path, *extra: str) -> str:
+        result = run_cli("build", "--content", src / "content", "--out", out, "--no-search", *extra)
+        assert result.status == 0, result.err
+        return result.out
+
+    def same_as_clean_build() -> None:
+        clean = tmp_path / "clean"
+        shutil.rmtree(clean, ignore_errors=True)
+        build(clean)
+        files = {p.relative_to(site): p.read_bytes() for p in site.rglob("*") if p.is_file() and p.name != ".studysite"}
+        assert files == {p.relative_to(clean): p.read_bytes() for p in clean.rglob("*") if p.is_file() and p.name != ".studysite"}
+
+    build(site)
+    assert "(0 files changed)" in build(site)
+    question = src / "content/questions/gpu-programming/kv-cache.yaml"
+    question.write_text(question.read_text(encoding="utf-8").replace("Waarom gebruikt", "Waarvoor gebruikt"), encoding="utf-8")
+    changed = int(re.search(r"\((\d+) files changed\)", build(site)).group(1))
+    assert 0 < changed < 20  # the question, its topic, practice and term pages, the questions that list it
+    same_as_clean_build()
+    term = src / "content/glossary/warp.yaml"
+    term.write_text(term.read_text(encoding="utf-8").replace("term: Warp\n  aliases: [warps]", "term: Warpje\n  aliases: [warps]", 1), encoding="utf-8")
+    build(site, "--jobs", "2")
+    same_as_clean_build()
+    po = src / "locales/nl/LC_MESSAGES/messages.po"
+    po.write_text(po.read_text(encoding="utf-8").replace('msgstr "Woordenlijst"', 'msgstr "Begrippenlijst"'), encoding="utf-8")
+    (src / "templates/macros.html").write_text(
+        (src / "templates/macros.html").read_text(encoding="utf-8").replace('class="choices"', 'class="choices answers"'), encoding="utf-8"
+    )
+    (src / "static/style.css").write_text((src / "static/style.css").read_text(encoding="utf-8") + "\n/* edited */\n", encoding="utf-8")
+    build(site)
+    same_as_clean_build()
