@@ -131,7 +131,10 @@ def run_build(args) -> int:
 
 def run_check(args) -> int:
     report = Report(strict=args.strict)
-    loaded = pipeline.load(_options(args), report)
+    options = _options(args)
+    loaded = pipeline.load(options, report)
+    pipeline.make_renderer(options, loaded.content, report, pipeline.collect_assets(options))  # reads the UI catalogs
+    report.raise_if_errors()
     _print_diagnostics(report)
     print(f"Checked {plural(len(loaded.pages), 'page')}: {report.summary()}.")
     return EXIT_OK

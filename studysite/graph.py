@@ -9,7 +9,9 @@ adds the indexes pages need: questions per topic, terms used per question (named
 from __future__ import annotations
 
 from collections.abc import Mapping
+from collections import Counter
 from dataclasses import dataclass
+from itertools import islice
 
 from .linking import TermMatcher
 from .markup import RenderedText
@@ -127,8 +129,9 @@ def _language_graph(content: Content, edition: Edition, found_terms) -> Language
     }
     related_terms = {term_id: tuple(r for r in content.terms[term_id].related if r in edition.terms and r != term_id) for term_id in edition.terms}
     more_questions = {
-        question_id: rank_more_questions(question_id, questions_by_topic[content.questions[question_id].topic], terms_by_question)
-        for question_id in edition.questions
+        question_id: ranked
+        for questions in questions_by_topic.values()
+        for question_id, ranked in rank_more_questions(questions, terms_by_question).items()
     }
     return LanguageGraph(
         edition=edition,
@@ -142,9 +145,20 @@ def _language_graph(content: Content, edition: Edition, found_terms) -> Language
     )
 
 
-def rank_more_questions(question_id: str, topic_questions, terms_by_question, limit: int = MORE_QUESTIONS) -> tuple[str, ...]:
-    """Other questions of the topic: most shared terms first, then content order."""
-    own = set(terms_by_question[question_id])
-    others = [q for q in topic_questions if q != question_id]
-    ranked = sorted(enumerate(others), key=lambda pair: (-len(own.intersection(terms_by_question[pair[1]])), pair[0]))
-    return tuple(q for _, q in ranked[:limit])
+def rank_more_questions(topic_questions, terms_by_question, limit: int = MORE_QUESTIONS) -> dict[str, tuple[str, ...]]:
+    """For each question of a topic, up to `limit` others: most shared terms first, then
+    content order. Shared terms are counted through each term's list of questions, so a
+    question costs the length of its terms' lists, not the size of the topic."""
+    using: dict[str, list[int]] = {}
+    for position, question_id in enumerate(topic_questions):
+        for term_id in terms_by_question[question_id]:
+            using.setdefault(term_id, []).append(position)
+    ranked = {}
+    for position, question_id in enumerate(topic_questions):
+        shared = Counter(other for term_id in terms_by_question[question_id] for other in using[term_id] if other != position)
+        best = sorted(shared, key=lambda other: (-shared[other], other))[:limit]
+        chosen = set(best)
+        rest = (other for other in range(len(topic_questions)) if other != position and other not in chosen)
+        best += islice(rest, limit - len(best))
+        ranked[question_id] = tuple(topic_questions[other] for other in best)
+    return ranked

@@ -54,8 +54,11 @@ def test_japanese_term_names_match_as_substrings(tmp_path):
 
 def test_more_questions_rank_by_shared_terms_then_content_order():
     terms = {"q": ("a", "b"), "x": (), "y": ("a",), "z": ("a", "b"), "w": ("b",), "v": (), "u": ()}
-    assert rank_more_questions("q", ["q", "x", "y", "z", "w", "v", "u"], terms) == ("z", "y", "w", "x", "v")
-    assert rank_more_questions("q", ["q", "x"], terms) == ("x",)
+    ranked = rank_more_questions(["q", "x", "y", "z", "w", "v", "u"], terms)
+    assert ranked["q"] == ("z", "y", "w", "x", "v")
+    assert ranked["x"] == ("q", "y", "z", "w", "v")
+    assert ranked["w"] == ("q", "z", "x", "y", "v")
+    assert rank_more_questions(["q", "x"], terms) == {"q": ("x",), "x": ("q",)}
 
 
 def test_fallback_notice_shows_default_language_text(tmp_path):
