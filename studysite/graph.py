@@ -8,8 +8,8 @@ adds the indexes pages need: questions per topic, terms used per question (named
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import islice
 
@@ -129,9 +129,7 @@ def _language_graph(content: Content, edition: Edition, found_terms) -> Language
     }
     related_terms = {term_id: tuple(r for r in content.terms[term_id].related if r in edition.terms and r != term_id) for term_id in edition.terms}
     more_questions = {
-        question_id: ranked
-        for questions in questions_by_topic.values()
-        for question_id, ranked in rank_more_questions(questions, terms_by_question).items()
+        question_id: ranked for questions in questions_by_topic.values() for question_id, ranked in rank_more_questions(questions, terms_by_question).items()
     }
     return LanguageGraph(
         edition=edition,
