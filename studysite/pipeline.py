@@ -116,6 +116,9 @@ def collect_assets(options: Options) -> dict[str, tuple[str, bytes]]:
 def build(options: Options) -> BuildResult:
     """Both phases; the output changes only when the whole build succeeded."""
     started = time.perf_counter()
+    previous = check_output_folder(
+        options.out_dir, [options.content_dir, *options.layered("templates"), *options.layered("static"), *options.layered("locales")]
+    )
     report = Report(strict=options.strict)
     loaded = load(options, report)
     content = loaded.content
@@ -123,9 +126,6 @@ def build(options: Options) -> BuildResult:
     assets = collect_assets(options)
     renderer = make_renderer(options, content, report, assets)
     report.raise_if_errors()
-    previous = check_output_folder(
-        options.out_dir, [options.content_dir, *options.layered("templates"), *options.layered("static"), *options.layered("locales")]
-    )
     inputs_key = render_inputs_key(options, renderer)
     with SiteWriter(options.out_dir, previous) as writer:
         render_pages(writer, renderer, loaded.pages, options.jobs, inputs_key)

@@ -9,6 +9,7 @@ flagged it because its English text changed.
 from __future__ import annotations
 
 import subprocess
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,12 +97,26 @@ def _newest(times: list[float], span: tuple[int, int]) -> float:
     return max(times[span[0] - 1 : span[1]], default=0.0)
 
 
-def in_git_work_tree(folder: Path) -> bool:
+def _git(folder: Path, *args: str) -> str | None:
     try:
-        result = subprocess.run(["git", "rev-parse", "--is-inside-work-tree"], cwd=folder, capture_output=True, text=True, check=False)
+        result = subprocess.run(["git", *args], cwd=folder, capture_output=True, text=True, check=False)
     except OSError:
-        return False
-    return result.stdout.strip() == "true"
+        return None
+    return result.stdout if result.returncode == 0 else None
+
+
+def in_git_work_tree(folder: Path) -> bool:
+    return (_git(folder, "rev-parse", "--is-inside-work-tree") or "").strip() == "true"
+
+
+def files_with_history(content_dir: Path) -> set[str]:
+    """Content files (relative paths) whose lines can differ in age: changed by more than
+    one commit, or changed since the last. Only these need a blame, which costs a git
+    process per file; in a file written in one go every block is as new as the others."""
+    log = _git(content_dir, "log", "--format=", "--name-only", "--no-renames", "--relative", "--", ".") or ""
+    commits = Counter(line for line in log.splitlines() if line)
+    changed = (_git(content_dir, "diff", "--name-only", "--relative", "HEAD", "--", ".") or "").splitlines()
+    return {path for path, count in commits.items() if count > 1} | set(changed)
 
 
 def content_status(documents: list[Document], content_dir: Path, languages: tuple[str, ...]):
@@ -110,8 +125,10 @@ def content_status(documents: list[Document], content_dir: Path, languages: tupl
     git_checked = in_git_work_tree(content_dir)
     blame: dict[str, list[float] | None] = {}
     if git_checked:
+        candidates = files_with_history(content_dir)
+        to_blame = [d.path for d in records if d.path in candidates]
         with ThreadPoolExecutor(max_workers=8) as pool:
-            blame = dict(zip([d.path for d in records], pool.map(lambda d: line_times(content_dir / d.path), records), strict=True))
+            blame = dict(zip(to_blame, pool.map(lambda path: line_times(content_dir / path), to_blame), strict=True))
     default = languages[0]
     result = {}
     for language in languages:
