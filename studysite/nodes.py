@@ -44,8 +44,7 @@ class NodeReader:
         return False
 
     def where(self, node: yaml.Node) -> Location:
-        mark = node.start_mark
-        return Location(self.path, mark.line + 1, mark.column + 1)
+        return locate(self.path, node)
 
     def error(self, node: yaml.Node, code: str, message: str, hint: str = "") -> None:
         self.report.error(self.where(node), code, message, hint)
@@ -133,6 +132,11 @@ class NodeReader:
                 block[key] = value
                 block["@" + key] = value_node
         return block
+
+
+def locate(path: str, node: yaml.Node) -> Location:
+    """Where a node starts, 1-based."""
+    return Location(path, node.start_mark.line + 1, node.start_mark.column + 1)
 
 
 def _shown(node: yaml.Node) -> str:

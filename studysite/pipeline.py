@@ -14,7 +14,7 @@ from pathlib import Path
 import jinja2
 
 from . import search, urls
-from .diagnostics import ContentError, Location, Report
+from .diagnostics import ContentError, Diagnostic, Location, Report, Severity
 from .graph import Graph, build_graph
 from .i18n import catalog_path, load_translations, shown_path
 from .load import load_documents
@@ -44,6 +44,11 @@ class Options:
     def site_root(self) -> Path:
         """The folder holding the site's content/ and, optionally, its own templates/, static/, locales/."""
         return self.content_dir.resolve().parent
+
+    @property
+    def source_folders(self) -> list[Path]:
+        """Every folder a build reads: the content and the layered resources."""
+        return [self.content_dir, *(folder for name in ("templates", "static", "locales") for folder in self.layered(name))]
 
     def layered(self, name: str) -> list[Path]:
         """A resource folder of the site, then Studysite's own: the first that has a file wins."""
@@ -80,7 +85,7 @@ def load(options: Options, report: Report) -> LoadedSite:
     content = validate_content(documents, report, base_url)
     report.raise_if_errors()
     assert content is not None  # a missing or broken site.yaml is an error
-    statuses = translation_status(documents, options.content_dir, content.site.languages, options.layered("templates"), options.layered("locales"))
+    statuses = translation_status(documents, content, options.content_dir, options.layered("templates"), options.layered("locales"))
     del documents  # the YAML nodes are the largest thing held; the records have all they said
     rendered = render_content(content)
     graph = build_graph(content, rendered)
@@ -116,9 +121,7 @@ def collect_assets(options: Options) -> dict[str, tuple[str, bytes]]:
 def build(options: Options) -> BuildResult:
     """Both phases; the output changes only when the whole build succeeded."""
     started = time.perf_counter()
-    previous = check_output_folder(
-        options.out_dir, [options.content_dir, *options.layered("templates"), *options.layered("static"), *options.layered("locales")]
-    )
+    previous = check_output_folder(options.out_dir, options.source_folders)
     report = Report(strict=options.strict)
     loaded = load(options, report)
     content = loaded.content
@@ -241,12 +244,8 @@ def render_page(renderer: Renderer, page: Page, context: dict) -> str:
     try:
         return renderer.render(page, context)
     except jinja2.TemplateSyntaxError as error:
-        raise ContentError([_template_diagnostic(error, shown_path(Path(error.filename)) if error.filename else str(error.name), error.lineno)]) from None
+        where = Location(shown_path(Path(error.filename)) if error.filename else str(error.name), error.lineno, 1)
+        raise ContentError([Diagnostic(Severity.ERROR, where, "template.error", f"template error: {error}")]) from None
     except jinja2.TemplateError as error:
-        raise ContentError([_template_diagnostic(error, f"templates/{page.template}", 0)]) from None
-
-
-def _template_diagnostic(error: Exception, path: str, line: int):
-    report = Report()
-    report.error(Location(str(path), line or 0, 1 if line else 0), "template.error", f"template error: {error}")
-    return report.diagnostics[0]
+        where = Location(f"templates/{page.template}")
+        raise ContentError([Diagnostic(Severity.ERROR, where, "template.error", f"template error: {error}")]) from None

@@ -23,8 +23,7 @@ POLL_SECONDS = 0.5
 
 def source_state(options: pipeline.Options) -> dict[Path, float]:
     """Modification times of every file a build reads."""
-    folders = [options.content_dir, *options.layered("templates"), *options.layered("static"), *options.layered("locales")]
-    return {p: p.stat().st_mtime for folder in folders if folder.is_dir() for p in folder.rglob("*") if p.is_file()}
+    return {p: p.stat().st_mtime for folder in options.source_folders if folder.is_dir() for p in folder.rglob("*") if p.is_file()}
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):

@@ -20,6 +20,7 @@ from babel.messages.catalog import Catalog
 from . import catalogs
 from .i18n import SOURCE_LANGUAGE, catalog_path, read_catalog
 from .load import Document
+from .model import Content
 
 UNCOMMITTED = float("inf")
 
@@ -54,14 +55,6 @@ class LanguageStatus:
     @property
     def complete(self) -> bool:
         return not (self.missing or self.outdated or self.ui_missing or self.ui_fuzzy)
-
-
-def _record_id(document: Document) -> str:
-    if isinstance(document.node, yaml.MappingNode):
-        for key, value in document.node.value:
-            if getattr(key, "value", None) == "id" and isinstance(value, yaml.ScalarNode):
-                return value.value
-    return document.path.rsplit("/", 1)[-1].removesuffix(".yaml")
 
 
 def _blocks(document: Document) -> dict[str, tuple[int, int]]:
@@ -119,9 +112,11 @@ def files_with_history(content_dir: Path) -> set[str]:
     return {path for path, count in commits.items() if count > 1} | set(changed)
 
 
-def content_status(documents: list[Document], content_dir: Path, languages: tuple[str, ...]):
+def content_status(documents: list[Document], content: Content, content_dir: Path):
     """Per language: (records, missing, outdated, git_checked)."""
-    records = [d for d in documents if d.kind != "site"]
+    languages = content.site.languages
+    ids = {r.location.path: r.id for kind in (content.topics, content.questions, content.terms, content.comparisons) for r in kind.values()}
+    records = [d for d in documents if d.path in ids]
     git_checked = in_git_work_tree(content_dir)
     blame: dict[str, list[float] | None] = {}
     if git_checked:
@@ -134,7 +129,7 @@ def content_status(documents: list[Document], content_dir: Path, languages: tupl
     for language in languages:
         missing, outdated = [], []
         for document in records:
-            ref = RecordRef(document.kind, _record_id(document), document.path)
+            ref = RecordRef(document.kind, ids[document.path], document.path)
             blocks = _blocks(document)
             if language not in blocks:
                 missing.append(ref)
@@ -170,13 +165,14 @@ def ui_status(template: Catalog, locales: list[Path], language: str) -> tuple[in
     return len(ids), tuple(missing), tuple(fuzzy)
 
 
-def translation_status(documents: list[Document], content_dir: Path, languages: tuple[str, ...], template_dirs: list[Path], locales: list[Path]):
+def translation_status(documents: list[Document], content: Content, content_dir: Path, template_dirs: list[Path], locales: list[Path]):
     """The status of every site language."""
+    languages = content.site.languages
     template = catalogs.extract_from(template_dirs)
-    content = content_status(documents, content_dir, languages)
+    by_language = content_status(documents, content, content_dir)
     statuses = []
     for language in languages:
-        records, missing, outdated, git_checked = content[language]
+        records, missing, outdated, git_checked = by_language[language]
         ui_messages, ui_missing, ui_fuzzy = ui_status(template, locales, language)
         statuses.append(LanguageStatus(language, language == languages[0], records, missing, outdated, ui_messages, ui_missing, ui_fuzzy, git_checked))
     return statuses

@@ -26,7 +26,7 @@ from .model import (
     TopicText,
     answer_letter,
 )
-from .nodes import NodeReader
+from .nodes import NodeReader, locate
 from .siteconfig import read_site_config
 
 ID_PATTERN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
@@ -281,7 +281,7 @@ class _RecordValidator:
             if count != expected:
                 node = item.blocks[language]["@choices"]
                 self.report.error(
-                    _where(item, node),
+                    locate(item.id_location.path, node),
                     "choices.mismatch",
                     f"the '{language}' block has {count} choices but the '{reference_language}' block has {expected}",
                     "every language lists the same choices in the same order",
@@ -300,15 +300,11 @@ class _RecordValidator:
             for aspect, node in block.get("aspects") or ():
                 if columns and len(aspect.values) != columns:
                     self.report.error(
-                        _where(item, node),
+                        locate(item.id_location.path, node),
                         "value.count",
                         f"aspect '{aspect.label}' has {plural(len(aspect.values), 'value')} for {plural(columns, 'term')}",
                         "give one value per term, in the order of 'terms'",
                     )
-
-
-def _where(item: _Parsed, node: yaml.Node) -> Location:
-    return Location(item.id_location.path, node.start_mark.line + 1, node.start_mark.column + 1)
 
 
 def _texts(reader: NodeReader, node: yaml.Node, key: str):

@@ -252,8 +252,8 @@ class ViewBuilder:
     def glossary(self, lg: LanguageGraph) -> Page:
         language = lg.edition.language
         groups: dict[str, list] = {}
-        for term_id in sorted(lg.edition.terms, key=lambda t: sort_key(self.term_link(lg, t).label)):
-            link = self.term_link(lg, term_id)
+        links = {term_id: self.term_link(lg, term_id) for term_id in lg.edition.terms}
+        for term_id, link in sorted(links.items(), key=lambda item: sort_key(item[1].label)):
             text_lang = lg.edition.terms[term_id]
             summary = excerpt(plain_text(self.rendered.terms.get((term_id, text_lang), "")), 160)
             groups.setdefault(index_letter(link.label), []).append({"link": link, "summary": summary})
