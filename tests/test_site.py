@@ -102,6 +102,8 @@ def test_term_page_matches_the_seed(sample_site: Path):
     assert "Pile matérielle et logicielle de l'IA" in text and "Programmation GPU" in text
     assert "Naam in het Japans: データ並列" in text_of(sample_site / "nl/glossary/data-parallelism/index.html")
     assert "1 onderwerp:" in text_of(sample_site / "nl/glossary/adam/index.html")
+    singular = text_of(sample_site / "fr/glossary/pruning/index.html")
+    assert "apparaît dans 1 question d'entraînement répartie sur 1 thème :" in singular
 
 
 def test_glossary_is_in_alphabetical_order_with_accents_folded(sample_site: Path):
