@@ -139,6 +139,26 @@ function liveReload(url) {
   }, 1000);
 }
 
+/* Header menus are <details>: Escape closes an open one and gives focus back to its summary;
+   opening one closes the other; a click outside closes them. */
+function disclosures(all) {
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    all.forEach((details) => {
+      if (!details.open) return;
+      details.open = false;
+      details.querySelector("summary").focus();
+    });
+  });
+  all.forEach((details) => details.addEventListener("toggle", () => {
+    if (details.open) all.forEach((other) => { if (other !== details) other.open = false; });
+  }));
+  document.addEventListener("click", (event) => {
+    all.forEach((details) => { if (details.open && !details.contains(event.target)) details.open = false; });
+  });
+}
+
+disclosures(Array.from(document.querySelectorAll("[data-disclosure]")));
 document.querySelectorAll("[data-practice]").forEach(practice);
 document.querySelectorAll("form[data-search]").forEach(search);
 if (document.documentElement.dataset.liveReload) liveReload(document.documentElement.dataset.liveReload);

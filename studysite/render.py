@@ -94,6 +94,8 @@ class Renderer:
             "search_path": urls.search(page.language),
             "search_index": search.index_folder(page.language) + "/pagefind.js",
             "status_path": urls.status(page.language),
+            "review_path": urls.review(page.language),
+            "downloads_path": urls.downloads(page.language),
             "asset": lambda name: links.href(site.assets[name]),
             "language_name": lambda code: language_name(code, page.language),
             "csp": CONTENT_SECURITY_POLICY,

@@ -35,6 +35,14 @@ def status(language: str) -> str:
     return f"{language}/status/"
 
 
+def review(language: str) -> str:
+    return f"{language}/review/"
+
+
+def downloads(language: str) -> str:
+    return f"{language}/downloads/"
+
+
 def term_from_record_page(term_id: str) -> str:
     """A term page's link from any record page of the same language.
 

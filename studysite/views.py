@@ -118,6 +118,8 @@ class ViewBuilder:
             pages.append(self.glossary(lg))
             pages.append(self.search(lg))
             pages.append(self.status(lg))
+            pages.append(self.review(lg))
+            pages.append(self.downloads(lg))
             pages.extend(self.topic(lg, t) for t in lg.edition.topics)
             pages.extend(self.practice(lg, t) for t in lg.edition.topics if lg.questions_by_topic[t])
             pages.extend(self.question(lg, q) for q in lg.edition.questions)
@@ -347,6 +349,16 @@ class ViewBuilder:
     def search(self, lg: LanguageGraph) -> Page:
         language = lg.edition.language
         return Page(urls.search(language), "search.html", language, "", _ready({}), self._every_language(urls.search))
+
+    def review(self, lg: LanguageGraph) -> Page:
+        """The student's own page: progress, mistakes and questions due, filled in by the browser."""
+        language = lg.edition.language
+        return Page(urls.review(language), "review.html", language, "", _ready({}), self._every_language(urls.review))
+
+    def downloads(self, lg: LanguageGraph) -> Page:
+        """Anki decks and the offline switch."""
+        language = lg.edition.language
+        return Page(urls.downloads(language), "downloads.html", language, "", _ready({}), self._every_language(urls.downloads))
 
     def status(self, lg: LanguageGraph) -> Page:
         """The translators' page: what is left to translate in this language."""

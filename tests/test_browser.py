@@ -48,7 +48,7 @@ def focus_by_tab(page, selector: str, limit: int = 40) -> None:
 def test_reveal_works_with_the_keyboard_alone(open_page):
     page = open_page("fr/questions/structured-sparsity/").page
     assert not page.locator(".explanation").is_visible()
-    focus_by_tab(page, "summary")
+    focus_by_tab(page, ".reveal > summary")
     page.keyboard.press("Enter")
     assert page.locator(".explanation").is_visible()
     outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
@@ -58,10 +58,12 @@ def test_reveal_works_with_the_keyboard_alone(open_page):
 @pytest.mark.parametrize("path", ["nl/questions/kv-cache/", "nl/topics/gpu-programming/", "nl/glossary/pruning/", "nl/comparisons/memory-compute-tradeoffs/"])
 def test_language_switcher_lands_on_the_same_page(open_page, site_url, path):
     page = open_page(path).page
+    page.locator("details:has(.switcher) > summary").click()
     page.locator(".switcher a[hreflang=fr]").click()
     page.wait_for_load_state()
     assert page.url == site_url + path.replace("nl/", "fr/", 1)
     assert page.evaluate("document.documentElement.lang") == "fr"
+    page.locator("details:has(.switcher) > summary").click()
     page.locator(".switcher a[hreflang=nl]").click()
     page.wait_for_load_state()
     assert page.url == site_url + path
