@@ -53,6 +53,7 @@ class Question:
     id: str
     location: Location
     topic: str
+    order: float  # place in its topic's list; unordered questions follow, by file path
     answer: int  # index into choices
     terms: tuple[str, ...]
     texts: Mapping[str, QuestionText]

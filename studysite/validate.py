@@ -36,7 +36,7 @@ MIN_CHOICES, MAX_CHOICES = 2, 6
 # those a block in a site language must have. The first block key names the record.
 RECORD_KEYS = {
     "topics": ("id", "order"),
-    "questions": ("id", "topic", "answer", "terms"),
+    "questions": ("id", "topic", "order", "answer", "terms"),
     "glossary": ("id", "related"),
     "comparisons": ("id", "topic", "terms"),
 }
@@ -342,7 +342,7 @@ def _question(item: _Parsed) -> Question | None:
         if {"question", "choices", "explanation"} <= b.keys()
     }
     answer = ord(item.fields["answer"]) - ord("A")
-    return Question(item.id, item.id_location, item.fields["topic"], answer, item.fields.get("terms", ()), texts)
+    return Question(item.id, item.id_location, item.fields["topic"], item.fields.get("order", float("inf")), answer, item.fields.get("terms", ()), texts)
 
 
 def _term(item: _Parsed) -> Term:
