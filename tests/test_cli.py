@@ -71,23 +71,23 @@ def test_refuses_an_output_folder_inside_the_content(make_content):
 
 
 def test_language_without_catalog_builds_with_english_ui_and_one_warning(make_content, tmp_path):
-    site_yaml = "languages: [de, en, ja]\nde: {title: Lernen}\nen: {title: Study}\nja: {title: 勉強}\n"
+    site_yaml = "languages: [is, en, sw]\nis: {title: Nám}\nen: {title: Study}\nsw: {title: Somo}\n"
     blocks = {
-        "topics/basics.yaml": "de: {title: Grundlagen}\nen: {title: Basics}\nja: {title: 基本}\n",
-        "questions/gpu-role.yaml": "topic: basics\nanswer: A\nde: {question: Was rechnet eine GPU?, choices: [Matrizen, Nichts], explanation: Eine GPU rechnet Matrizen.}\nen: {question: What does a GPU compute?, choices: [Matrices, Nothing], explanation: A GPU computes matrices.}\n",
-        "glossary/gpu.yaml": "de: {term: GPU, definition: Grafikprozessor.}\nen: {term: GPU, definition: Graphics processor.}\nja: {term: GPU, definition: 画像処理装置。}\n",
+        "topics/basics.yaml": "is: {title: Grunnatriði}\nen: {title: Basics}\nsw: {title: Misingi}\n",
+        "questions/gpu-role.yaml": "topic: basics\nanswer: A\nis: {question: Hvað reiknar GPU?, choices: [Fylki, Ekkert], explanation: GPU reiknar fylki.}\nen: {question: What does a GPU compute?, choices: [Matrices, Nothing], explanation: A GPU computes matrices.}\n",
+        "glossary/gpu.yaml": "is: {term: GPU, definition: Skjástýring.}\nen: {term: GPU, definition: Graphics processor.}\nsw: {term: GPU, definition: Kichakataji cha michoro.}\n",
     }
     content = make_content(**{"site.yaml": site_yaml, **blocks})
     result = run_cli("build", "--content", content, "--out", tmp_path / "site", "--no-search")
     assert result.status == 0, result.err
-    assert result.err.count("[i18n.catalog-missing]") == 2  # de and ja; English needs no catalog
-    assert "warning: question 'gpu-role' has no 'ja' text" in result.err
-    page = (tmp_path / "site/ja/questions/gpu-role/index.html").read_text(encoding="utf-8")
-    assert '<h1 class="stem" lang="de">Was rechnet eine ' in page
-    assert "This question has not been translated yet; it is shown in ドイツ語." in page
+    assert result.err.count("[i18n.catalog-missing]") == 2  # is and sw (Studysite ships no catalog for them); English needs none
+    assert "warning: question 'gpu-role' has no 'sw' text" in result.err
+    page = (tmp_path / "site/sw/questions/gpu-role/index.html").read_text(encoding="utf-8")
+    assert '<h1 class="stem" lang="is">Hvað reiknar ' in page
+    assert "This question has not been translated yet; it is shown in Kiisilandi." in page
     assert "Show answer and explanation" in page
-    german = (tmp_path / "site/de/index.html").read_text(encoding="utf-8")
-    assert '<html lang="de" dir="ltr">' in german and ">English</a>" in german and ">日本語</a>" in german
+    icelandic = (tmp_path / "site/is/index.html").read_text(encoding="utf-8")
+    assert '<html lang="is" dir="ltr">' in icelandic and ">English</a>" in icelandic and ">Kiswahili</a>" in icelandic
 
 
 def test_right_to_left_languages_get_dir_rtl(make_content, tmp_path):
