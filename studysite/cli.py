@@ -15,7 +15,10 @@ from .serve import serve
 from .status import format_status
 from .write import OutputError
 
-EXIT_OK, EXIT_CONTENT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+# 3: the system refused (the output folder could not be written: a full disk, no permission;
+# or serve's port is taken). Kept apart from 1, so a script can tell a content mistake from it.
+EXIT_OK, EXIT_CONTENT, EXIT_USAGE, EXIT_SYSTEM, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+WRITING_COMMANDS = (None, "build", "serve")
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -34,7 +37,7 @@ def make_parser() -> argparse.ArgumentParser:
 
     serve = commands.add_parser("serve", help="build, serve on 127.0.0.1 and rebuild on change")
     _content_options(serve)
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--port", type=_port, default=8000, help="port on 127.0.0.1, 1 to 65535 (default: 8000)")
     serve.add_argument("--out", type=Path, default=Path("site"))
 
     status = commands.add_parser("status", help="translation coverage per language")
@@ -58,10 +61,24 @@ def _base_url(value: str) -> str:
     return value
 
 
+def _whole_number(value: str) -> int:
+    try:
+        return int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{value}' is not a whole number") from None
+
+
 def _positive(value: str) -> int:
-    number = int(value)
+    number = _whole_number(value)
     if number < 1:
         raise argparse.ArgumentTypeError("must be 1 or more")
+    return number
+
+
+def _port(value: str) -> int:
+    number = _whole_number(value)
+    if not 1 <= number <= 65535:
+        raise argparse.ArgumentTypeError(f"{number} is not a TCP port; give a number from 1 to 65535, such as 8000")
     return number
 
 
@@ -86,8 +103,9 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except OSError as error:
         where = f" ({error.filename})" if error.filename else ""
-        print(f"error: {error.strerror or error}{where}; the previous site is unchanged.", file=sys.stderr)
-        return EXIT_CONTENT
+        unchanged = "; the previous site is unchanged" if args.command in WRITING_COMMANDS else ""
+        print(f"error: {error.strerror or error}{where}{unchanged}.", file=sys.stderr)
+        return EXIT_SYSTEM
     finally:
         signal.signal(signal.SIGTERM, previous_handler)
 

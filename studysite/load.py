@@ -6,6 +6,7 @@ files that cannot be read as YAML.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -117,10 +118,16 @@ def decode(data: bytes, relative: str, report: Report) -> str | None:
 
 def parse_text(text: str, relative: str, report: Report) -> yaml.Node | None:
     """The root node of a YAML text, or None after reporting why there is none."""
-    if len(text) > _SAFE_LENGTH and not _depth_within_limit(text, relative, report):
-        return None
     try:
-        node = yaml.compose(text, Loader=_Loader)
+        node = _compose(text)
+    except _TooDeep as deep:
+        report.error(
+            Location(relative, deep.mark.line + 1, deep.mark.column + 1),
+            "yaml.depth",
+            f"the YAML nests deeper than {MAX_DEPTH} levels",
+            "content records are at most a few levels deep",
+        )
+        return None
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark else (0, 0)
@@ -129,16 +136,7 @@ def parse_text(text: str, relative: str, report: Report) -> yaml.Node | None:
         report.error(Location(relative, line, column), "yaml.syntax", f"YAML syntax error: {message}", hint)
         return None
     except yaml.reader.ReaderError as error:
-        code = _code_point(error.character)
-        index = max(text.find(chr(code)), 0)  # the reader stops at the first such character
-        line = text.count("\n", 0, index) + 1
-        column = index - (text.rfind("\n", 0, index) + 1) + 1
-        report.error(
-            Location(relative, line, column),
-            "yaml.character",
-            f"YAML does not allow the character U+{code:04X} ({error.reason})",
-            "remove it, or write it as an escape in a double-quoted string",
-        )
+        _report_character(text, _code_point(error.character), relative, report)
         return None
     except yaml.YAMLError as error:
         report.error(Location(relative, 1, 1), "yaml.syntax", "YAML syntax error: " + str(error).splitlines()[0])
@@ -148,27 +146,71 @@ def parse_text(text: str, relative: str, report: Report) -> yaml.Node | None:
     return node
 
 
+class _TooDeep(Exception):
+    def __init__(self, mark: yaml.Mark):
+        super().__init__(mark)
+        self.mark = mark
+
+
+def _compose(text: str) -> yaml.Node | None:
+    """Compose a text, raising _TooDeep at the first collection nested deeper than MAX_DEPTH,
+    whichever notices it: the event scan, libyaml's own nesting limit or the composed tree."""
+    if len(text) > _SAFE_LENGTH or _Loader is yaml.SafeLoader:  # PyYAML's own composer recurses sooner
+        _check_nesting(text)
+    try:
+        node = yaml.compose(text, Loader=_Loader)
+    except yaml.MarkedYAMLError:
+        _check_nesting(text)  # newer libyaml stops deep nesting itself, as a syntax error
+        raise
+    _check_tree(node)
+    return node
+
+
+def _check_nesting(text: str) -> None:
+    """Scan the parser's events, which need no recursion. libyaml may stop at its own nesting
+    limit before it has sent the events that show the depth, so a scan it cannot finish is
+    repeated with PyYAML's pure-Python parser, which has none; a syntax error ends the scan
+    quietly (the parse that follows reports it with its position)."""
+    for loader in dict.fromkeys((_Loader, yaml.SafeLoader)):
+        depth = 0
+        try:
+            for event in yaml.parse(text, Loader=loader):
+                if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                    depth += 1
+                    if depth > MAX_DEPTH:
+                        raise _TooDeep(event.start_mark)
+                elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                    depth -= 1
+            return
+        except yaml.YAMLError:
+            continue
+
+
+def _check_tree(root: yaml.Node | None) -> None:
+    """The same limit on a composed tree, counting each node where it is written (an alias
+    is not followed again), so a short text gets the same verdict as a long one."""
+    stack, seen = [(root, 1)] if root is not None else [], set()
+    while stack:
+        node, depth = stack.pop()
+        if id(node) in seen or isinstance(node, yaml.ScalarNode):
+            continue
+        seen.add(id(node))
+        if depth > MAX_DEPTH:
+            raise _TooDeep(node.start_mark)
+        children = [child for pair in node.value for child in pair] if isinstance(node, yaml.MappingNode) else node.value
+        stack.extend((child, depth + 1) for child in reversed(children))
+
+
+def _report_character(text: str, code: int, relative: str, report: Report) -> None:
+    index = max(text.find(chr(code)), 0)  # the reader stops at the first such character
+    line = text.count("\n", 0, index) + 1
+    column = index - (text.rfind("\n", 0, index) + 1) + 1
+    if unicodedata.category(chr(code)) == "Cc":
+        message, hint = f"YAML does not allow the control character U+{code:04X}", "remove it"
+    else:
+        message, hint = f"YAML does not allow the character U+{code:04X}", "remove it, or write it as an escape in a double-quoted string"
+    report.error(Location(relative, line, column), "yaml.character", message, hint)
+
+
 def _code_point(character: int | str) -> int:
     return character if isinstance(character, int) else ord(character)
-
-
-def _depth_within_limit(text: str, relative: str, report: Report) -> bool:
-    depth = 0
-    try:
-        for event in yaml.parse(text, Loader=_Loader):
-            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-                depth += 1
-                if depth > MAX_DEPTH:
-                    mark = event.start_mark
-                    report.error(
-                        Location(relative, mark.line + 1, mark.column + 1),
-                        "yaml.depth",
-                        f"the YAML nests deeper than {MAX_DEPTH} levels",
-                        "content records are at most a few levels deep",
-                    )
-                    return False
-            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-                depth -= 1
-    except yaml.YAMLError:
-        pass  # the syntax error is reported, with its position, by the parse that follows
-    return True

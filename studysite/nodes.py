@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 
@@ -15,6 +16,11 @@ NUMBER_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
 # The tags YAML gives plain values by itself; an explicit other tag (!!python/..., !include)
 # asks for behaviour that content never gets.
 PLAIN_TAGS = {STR_TAG, NULL_TAG, *NUMBER_TAGS, "tag:yaml.org,2002:bool", "tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"}
+
+# C0 and C1 control characters but tab, line feed and carriage return. YAML keeps them out of a
+# file, but a double-quoted string makes them from escapes ("\0", "\x01"); in a page they are
+# invisible at best and cut or garble the text at worst.
+_CONTROL_CHARACTER = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 _KIND_NAMES = {
     yaml.ScalarNode: "a single value",
@@ -72,15 +78,25 @@ class NodeReader:
         return entries
 
     def text(self, node: yaml.Node, key: str) -> str | None:
-        """A non-empty text value; numbers and other scalars are taken as written."""
+        """A non-empty text value without control characters; numbers and other scalars are
+        taken as written."""
         if not self.plain(node):
             return None
         if not isinstance(node, yaml.ScalarNode) or node.tag == NULL_TAG:
-            self.error(node, "type.text", f"'{key}' must be text, not {describe(node)}", _text_hint(node))
+            self.error(node, "type.text", f"{_named(key)} must be text, not {describe(node)}", _text_hint(node))
             return None
         value = unicodedata.normalize("NFC", node.value.strip())
         if not value:
-            self.error(node, "value.empty", f"'{key}' is empty")
+            self.error(node, "value.empty", f"{_named(key)} is empty")
+            return None
+        control = _CONTROL_CHARACTER.search(value)
+        if control:
+            self.error(
+                node,
+                "value.control-character",
+                f"{_named(key)} contains the control character U+{ord(control.group()):04X}",
+                "remove it; in a double-quoted string an escape such as \\0 or \\x01 makes one",
+            )
             return None
         return value
 
@@ -137,6 +153,11 @@ class NodeReader:
 def locate(path: str, node: yaml.Node) -> Location:
     """Where a node starts, 1-based."""
     return Location(path, node.start_mark.line + 1, node.start_mark.column + 1)
+
+
+def _named(key: str) -> str:
+    """A field as a message names it: 'question', or an item of 'choices'."""
+    return key if key.startswith("an item of ") else f"'{key}'"
 
 
 def _shown(node: yaml.Node) -> str:

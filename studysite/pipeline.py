@@ -134,7 +134,8 @@ def build(options: Options) -> BuildResult:
         render_pages(writer, renderer, loaded.pages, options.jobs, inputs_key)
         for path, data in assets.values():
             writer.write(path, data)
-        writer.write("sitemap.xml", renderer.render_sitemap(loaded.pages).encode("utf-8"))
+        for name, sitemap in renderer.render_sitemap(loaded.pages).items():
+            writer.write(name, sitemap.encode("utf-8"))
         writer.write("robots.txt", f"User-agent: *\nAllow: /\nSitemap: {site.base_url}sitemap.xml\n".encode())
         writer.write(".nojekyll", b"")
         if options.search:

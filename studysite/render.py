@@ -18,6 +18,10 @@ from . import search, urls
 from .i18n import autonym, format_number, language_name, text_direction
 from .views import Page
 
+# The sitemap protocol's limits for one file; a larger site gets sitemap.xml as an index.
+SITEMAP_MAX_URLS = 50_000
+SITEMAP_MAX_BYTES = 50 * 1024 * 1024
+
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' https:; object-src 'none'; base-uri 'none'; form-action 'self'"
 )
@@ -102,7 +106,9 @@ class Renderer:
             "live_reload": site.live_reload,
         }
 
-    def render_sitemap(self, pages: list[Page]) -> str:
+    def render_sitemap(self, pages: list[Page], max_urls: int = SITEMAP_MAX_URLS, max_bytes: int = SITEMAP_MAX_BYTES) -> dict[str, str]:
+        """The sitemap files by name: sitemap.xml alone, or, for more URLs (or bytes) than one
+        file may hold, sitemap-1.xml, sitemap-2.xml... and sitemap.xml as their index."""
         environment = self.environments[self.site.languages[0]]
         entries = [
             {
@@ -112,4 +118,24 @@ class Renderer:
             for page in pages
             if page.in_sitemap
         ]
-        return environment.get_template("sitemap.xml").render(entries=entries)
+        parts = split_sitemap(environment.get_template("sitemap.xml"), entries, max_urls, max_bytes)
+        if len(parts) == 1:
+            return {"sitemap.xml": parts[0]}
+        files = {f"sitemap-{number}.xml": part for number, part in enumerate(parts, 1)}
+        index = environment.get_template("sitemap-index.xml").render(sitemaps=[self.site.base_url + name for name in files])
+        return {**files, "sitemap.xml": index}
+
+
+def split_sitemap(template: jinja2.Template, entries: list[dict], max_urls: int, max_bytes: int) -> list[str]:
+    """The entries rendered as few sitemaps as the limits allow, in order: max_urls each,
+    and a part larger than max_bytes in UTF-8 is halved until it fits (or is one URL)."""
+    chunks = [entries[start : start + max_urls] for start in range(0, len(entries), max_urls)] or [[]]
+    parts: list[str] = []
+    while chunks:
+        chunk = chunks.pop(0)
+        text = template.render(entries=chunk)
+        if len(chunk) > 1 and len(text.encode("utf-8")) > max_bytes:
+            chunks[:0] = [chunk[: len(chunk) // 2], chunk[len(chunk) // 2 :]]
+        else:
+            parts.append(text)
+    return parts

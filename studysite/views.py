@@ -23,7 +23,9 @@ from .model import Content, answer_letter
 from .status import LanguageStatus
 
 TITLE_EXCERPT = 70
-_SEPARATOR = "\x00"  # cannot occur in content text; keeps fragments apart while linking
+# Keeps fragments apart while linking: NUL (refused in content text), else the first
+# private-use character that none of the fragments holds.
+_SEPARATORS = "\x00" + "".join(map(chr, range(0xE000, 0xF900)))
 SENTENCE_EXCERPT = 220
 
 
@@ -74,8 +76,13 @@ class ViewBuilder:
         the links lead from any record page."""
         matcher = self.graph.matchers.get(text_lang)
         if matcher:
-            joined = matcher.link(_SEPARATOR.join(fragments), urls.term_from_record_page, skip)
-            fragments = tuple(joined.split(_SEPARATOR))
+            text = "".join(fragments)
+            separator = next((c for c in _SEPARATORS if c not in text), None)
+            if separator is None:  # the fragments hold every candidate: link them one by one
+                fragments = tuple(matcher.link(f, urls.term_from_record_page, skip) for f in fragments)
+            else:
+                joined = matcher.link(separator.join(fragments), urls.term_from_record_page, skip)
+                fragments = tuple(joined.split(separator))
         return tuple(Markup(f) for f in fragments)
 
     def _foreign(self, text_lang: str, page_lang: str) -> str:

@@ -1,0 +1,66 @@
+"""scripts/locked_uv.py: the uv that uv.lock pins, chosen for the machine that installs it."""
+
+import platform
+import sys
+
+import pytest
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "scripts"))
+import locked_uv  # noqa: E402
+
+WHEELS = [
+    (f"https://files.example/uv-1.0.0-py3-none-{tags}.whl", f"{n:064x}")
+    for n, tags in enumerate(
+        [
+            "macosx_10_12_x86_64",
+            "macosx_11_0_arm64",
+            "manylinux_2_17_aarch64.manylinux2014_aarch64.musllinux_1_1_aarch64",
+            "manylinux_2_17_x86_64.manylinux2014_x86_64",
+            "musllinux_1_1_x86_64",
+            "win_amd64",
+        ]
+    )
+]
+
+
+def machine(monkeypatch, system: str, arch: str, libc: tuple[str, str] = ("", ""), mac: str = "") -> None:
+    monkeypatch.setattr(sys, "platform", system)
+    monkeypatch.setattr(platform, "machine", lambda: arch)
+    monkeypatch.setattr(platform, "libc_ver", lambda: libc)
+    monkeypatch.setattr(platform, "mac_ver", lambda: (mac, ("", "", ""), ""))
+
+
+@pytest.mark.parametrize(
+    "system, arch, libc, mac, chosen",
+    [
+        ("linux", "x86_64", ("glibc", "2.36"), "", "manylinux_2_17_x86_64.manylinux2014_x86_64"),
+        ("linux", "aarch64", ("glibc", "2.31"), "", "manylinux_2_17_aarch64.manylinux2014_aarch64.musllinux_1_1_aarch64"),
+        ("linux", "x86_64", ("", ""), "", "musllinux_1_1_x86_64"),  # Alpine: musl
+        ("darwin", "arm64", ("", ""), "14.5", "macosx_11_0_arm64"),
+        ("darwin", "x86_64", ("", ""), "10.15", "macosx_10_12_x86_64"),
+    ],
+)
+def test_the_wheel_for_the_machine_is_chosen(monkeypatch, system, arch, libc, mac, chosen):
+    machine(monkeypatch, system, arch, libc, mac)
+    url, _ = locked_uv.pick_wheel(WHEELS)
+    assert url.endswith(f"-{chosen}.whl")
+
+
+@pytest.mark.parametrize("system, arch, libc", [("linux", "x86_64", ("glibc", "2.12")), ("linux", "riscv64", ("glibc", "2.39")), ("freebsd14", "amd64", ("", ""))])
+def test_no_wheel_for_the_machine_is_a_clear_error(monkeypatch, system, arch, libc):
+    machine(monkeypatch, system, arch, libc)
+    with pytest.raises(SystemExit, match="has no uv wheel for this machine"):
+        locked_uv.pick_wheel(WHEELS)
+
+
+def test_the_committed_lock_pins_uv_with_hashed_wheels():
+    version, wheels = locked_uv.locked_wheels((ROOT / "uv.lock").read_text(encoding="utf-8"))
+    assert version.count(".") == 2 and len(wheels) > 5
+    assert all(url.endswith(".whl") and len(digest) == 64 for url, digest in wheels)
+    assert locked_uv.pick_wheel(wheels)  # one runs on this machine
+
+
+def test_a_lock_without_uv_is_refused():
+    with pytest.raises(SystemExit, match="pins no uv"):
+        locked_uv.locked_wheels('version = 1\n\n[[package]]\nname = "jinja2"\nversion = "3.1.6"\n')

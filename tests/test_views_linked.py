@@ -1,0 +1,33 @@
+"""Linking term names across a record's text fragments (views.ViewBuilder._linked): the
+fragments are joined on a separator while linking, and must come back apart whatever
+characters they hold."""
+
+import pytest
+
+from studysite import pipeline
+from studysite.diagnostics import Report
+from studysite.markup import render_content
+from studysite.views import _SEPARATORS, ViewBuilder
+
+
+@pytest.fixture
+def views(make_content) -> ViewBuilder:
+    loaded = pipeline.load(pipeline.Options(content_dir=make_content()), Report())
+    return ViewBuilder(loaded.content, render_content(loaded.content), loaded.graph, loaded.statuses)
+
+
+def test_first_mention_is_linked_across_fragments(views):
+    linked = views._linked(("Wat doet een GPU?", "Een GPU rekent."), "nl")
+    assert linked[0].count('class="term"') == 1 and 'class="term"' not in linked[1]
+
+
+def test_fragments_holding_nul_stay_apart(views):
+    linked = views._linked(("Een GPU\x00 rekent", "\x00", "nog een GPU"), "nl")
+    assert len(linked) == 3 and linked[1] == "\x00"
+    assert "GPU</a>\x00 rekent" in linked[0] and 'class="term"' not in linked[2]
+
+
+def test_fragments_holding_every_separator_are_linked_one_by_one(views):
+    linked = views._linked((_SEPARATORS + " GPU", "GPU"), "nl")
+    assert len(linked) == 2 and linked[0].startswith(_SEPARATORS)
+    assert all(fragment.count('class="term"') == 1 for fragment in linked)
