@@ -87,7 +87,7 @@ def load(options: Options, report: Report) -> LoadedSite:
     assert content is not None  # a missing or broken site.yaml is an error
     statuses = translation_status(documents, content, options.content_dir, options.layered("templates"), options.layered("locales"))
     del documents  # the YAML nodes are the largest thing held; the records have all they said
-    rendered = render_content(content)
+    rendered = render_content(content, report)
     graph = build_graph(content, rendered)
     pages = ViewBuilder(content, rendered, graph, statuses).pages()
     check_unique_paths(pages, report)
@@ -158,7 +158,7 @@ def render_inputs_key(options: Options, renderer: Renderer) -> str:
 
 def page_key(inputs_key: str, page: Page, context: dict) -> str:
     """What a page is made from; an equal key means an equal page."""
-    described = (page.path, page.template, page.language, page.title, sorted(page.alternates.items()), page.x_default, page.in_sitemap, context)
+    described = (page.path, page.template, page.language, page.title, page.description, sorted(page.alternates.items()), page.x_default, page.in_sitemap, context)
     return hashlib.sha256(f"{inputs_key}{described!r}".encode()).hexdigest()
 
 
