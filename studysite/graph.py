@@ -79,7 +79,8 @@ def build_matchers(content: Content) -> dict[str, TermMatcher]:
     """One matcher per site language, over the names its pages show for each term.
 
     An untranslated term shown in another language under `fallback: notice` is found by
-    the name it is shown with."""
+    the name it is shown with; a term's name in the site's term_language (its Japanese
+    name, say) is found in every language, like an alias."""
     site = content.site
     matchers = {}
     for language in site.languages:
@@ -87,7 +88,8 @@ def build_matchers(content: Content) -> dict[str, TermMatcher]:
         for term in content.terms.values():
             shown = text_language(term, language, site.languages, site.fallback)
             if shown:
-                names[term.id] = (term.texts[shown].term, *term.texts[shown].aliases)
+                foreign = term.texts.get(site.term_language) if site.term_language else None
+                names[term.id] = (term.texts[shown].term, *term.texts[shown].aliases, *((foreign.term,) if foreign else ()))
         matchers[language] = TermMatcher.build(names)
     return matchers
 

@@ -91,7 +91,7 @@ def to_mathml(tex: str, display: bool = False) -> str:
     except ET.ParseError:
         raise TexError(tex, "it produces malformed MathML (a raw '&' outside a table?)") from None
     _check_tree(root, tex)
-    root.set("alttext", tex)
+    root.set("alttext", tex.replace("<", _LESS))
     return ET.tostring(root, encoding="unicode", method="html").replace(_LESS, "&lt;").replace(_GREATER, "&gt;")
 
 
