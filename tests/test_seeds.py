@@ -78,3 +78,62 @@ def test_the_check_fails_on_a_page_out_of_order():
     assert find_in_order(squeeze("Eerste deel ... Tweede deel ... GPU, All-reduce en Adam"), parts) == []
     assert find_in_order(squeeze("Tweede deel ... Eerste deel ... GPU All-reduce Adam"), parts) == ["Tweede deel"]
     assert find_in_order(squeeze("Eerste deel Tweede deel Adam GPU All-reduce"), parts) == ["GPU All-reduce Adam"]
+
+
+# -- the header, as in the seeds: the language's name and "Menu", one line on a phone ---------
+
+QUESTION = "nl/questions/data-parallelism/"
+
+
+def header_height(page) -> float:
+    return page.locator("header.site-header").bounding_box()["height"]
+
+
+def controls_on_one_line(page) -> bool:
+    boxes = [
+        page.locator(selector).bounding_box() for selector in ("header .site-title", "header details.disclosure >> nth=0", "header details.disclosure >> nth=1")
+    ]
+    return max(box["y"] for box in boxes) - min(box["y"] for box in boxes) < 20 and max(box["x"] + box["width"] for box in boxes) <= 375
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("javascript", [True, False])
+def test_header_is_one_line_on_a_phone(browser, site_url, javascript):
+    context = browser.new_context(viewport={"width": 375, "height": 700}, java_script_enabled=javascript)
+    try:
+        page = context.new_page()
+        page.goto(site_url + QUESTION)
+        summaries = page.locator("header summary")
+        assert [s.split()[-1] for s in summaries.all_inner_texts()] == ["Nederlands", "Menu"]  # after a visually hidden "Taal:"
+        assert header_height(page) < 70, header_height(page)
+        assert controls_on_one_line(page)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375
+        summaries.nth(1).click()  # opens without JavaScript too: it is a <details>
+        assert page.locator("header nav.menu").is_visible()
+        assert page.locator("header nav.menu a", has_text="Woordenlijst").is_visible()
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+def test_header_controls_work_by_keyboard_and_close_on_escape(open_page):
+    item = open_page(QUESTION, width=375)
+    page = item.page
+    language = page.locator("header details.disclosure").nth(0)
+    menu = page.locator("header details.disclosure").nth(1)
+    page.locator("header summary").nth(0).focus()
+    page.keyboard.press("Enter")
+    assert language.evaluate("d => d.open") and page.locator("header nav.switcher a", has_text="Français").is_visible()
+    page.keyboard.press("Escape")
+    assert not language.evaluate("d => d.open")
+    page.keyboard.press("Tab")  # to "Menu"
+    page.keyboard.press("Space")
+    assert menu.evaluate("d => d.open")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('nav.menu') !== null")
+    page.keyboard.press("Escape")
+    assert not menu.evaluate("d => d.open")
+    page.locator("header summary").nth(1).click()
+    page.mouse.click(5, 650)  # a click outside closes it
+    assert not menu.evaluate("d => d.open")
+    assert item.errors == []
