@@ -1,10 +1,12 @@
 """Math: TeX between dollar signs in content text, converted to MathML at build time.
 
-`$...$` is inline math and `$$...$$` display math; `\\$` is a literal dollar sign, and a
-`$` followed by a space or a digit ("costs $5") is text. Dollars inside code are left
-alone. The MathML comes from latex2mathml, then is checked (every element known, every
-fraction, script and root complete, no unknown command) and serialised again, so no
-content text reaches a page unescaped. TeX that cannot be converted raises TexError.
+`$...$` is inline math and `$$...$$` display math; `\\$` is a literal dollar sign. As in
+Pandoc, inline math opens with a `$` not followed by a space and closes with a `$` not
+preceded by a space nor followed by a digit, with no `$` between: so "costs $5" and
+"$5 or $10" stay text. Dollars inside code are left alone. The MathML comes from
+latex2mathml, then is checked (every element known, every fraction, script and root
+complete, no unknown command) and serialised again, so no content text reaches a page
+unescaped. TeX that cannot be converted raises TexError.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ _LESS, _GREATER = "\ue010", "\ue011"  # stand for < and > while latex2mathml run
 _CODE = re.compile(r"^(```|~~~).*?^\1|(`+).+?\2", re.DOTALL | re.MULTILINE)
 _MATH = re.compile(
     r"\$\$(?P<display>.+?)\$\$"
-    r"|(?<![\\$])\$(?P<inline>[^\s\d$](?:(?:(?!\n[ \t]*\n)[^$])*?[^\s\\])?)\$(?!\d)"
+    r"|(?<![\\$])\$(?P<inline>[^\s$](?:(?:(?!\n[ \t]*\n)[^$])*?[^\s\\$])?)\$(?!\d)"
     r"|(?P<dollar>\\\$)",
     re.DOTALL,
 )

@@ -84,6 +84,7 @@ def test_inline_and_display_math_become_mathml(markup):
     ("text", "shown"),
     [
         ("costs $5 and $10", "costs $5 and $10"),
+        ("$5/$6 per stuk", "$5/$6 per stuk"),
         ("a literal \\$ sign and \\$x\\$", "a literal $ sign and $x$"),
         ("$ x$ is not math", "$ x$ is not math"),
         ("code `$x$` stays", "code <code>$x$</code> stays"),
@@ -98,6 +99,7 @@ def test_math_is_escaped_and_plain_text_reads_its_tex(markup):
     html = markup.inline("$a<b$ en $\\text{<script>alert(1)</script>}$")
     assert "<script" not in html and "<mo>&lt;</mo>" in html and "&lt;script&gt;" in html
     assert plain_text(markup.inline("zie $x_1$")) == "zie x_1"
+    assert "<mn>2</mn><mi>x</mi>" in markup.inline("dus $2x$ en $5")
 
 
 def test_terms_in_math_are_not_linked(markup):
@@ -153,3 +155,19 @@ def test_hostile_text_builds_to_valid_html(tmp_path, make_content):
     assert result.status == 0, result.err
     assert "<math" in (site / "nl/questions/gpu-role/index.html").read_text(encoding="utf-8")
     assert validate(site) == []
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_math_renders_in_chromium_without_accessibility_violations(open_page, scheme):
+    from test_accessibility import violations
+
+    page = open_page("nl/questions/memory-7b-fp32-adam/", width=375, color_scheme=scheme, bypass_csp=True).page
+    page.locator(".reveal > summary").click()
+    display = page.locator('.explanation math[display="block"]')
+    box = display.bounding_box()
+    assert box["width"] > 100 and box["x"] + box["width"] <= 375  # laid out as MathML, inside the phone's width
+    base, exponent = display.locator("msup > mn").nth(0).bounding_box(), display.locator("msup > mn").nth(1).bounding_box()
+    assert exponent["y"] < base["y"] and exponent["height"] < base["height"]  # the exponent is raised and smaller
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    assert violations(page) == []
