@@ -84,7 +84,13 @@ def test_sample_more_questions_follow_the_seeds():
     loaded = load(Options(content_dir=SAMPLE_CONTENT), report)
     nl = loaded.graph.languages["nl"]
     assert nl.more_questions["data-parallelism"] == ("tensor-parallelism", "pipeline-micro-batches", "all-reduce", "gradient-checkpointing", "systolic-array")
-    assert nl.more_questions["structured-sparsity"] == ("knowledge-distillation", "data-parallelism", "tensor-parallelism", "pipeline-micro-batches", "all-reduce")
+    assert nl.more_questions["structured-sparsity"] == (
+        "knowledge-distillation",
+        "data-parallelism",
+        "tensor-parallelism",
+        "pipeline-micro-batches",
+        "all-reduce",
+    )
     assert nl.more_questions["embedding-lookups"] == (
         "software-stack-order",
         "training-vs-inference",
