@@ -79,6 +79,7 @@ class TermPage:
             "foreign_name": foreign_name,
             "topics": [self.topic_link(lg, t) for t in topic_ids],
             "key_question": self._key_question(lg, question_ids[0], term_id) if question_ids else None,
+            "key_link": self.question_link(lg, question_ids[0]) if question_ids else None,
             "questions": [{"link": self._cut_link(lg, q), "excerpt": self._sentence_with(lg, q, [text.term, *text.aliases])} for q in question_ids],
             "related": related,
             "others": others[:BROWSE_LIMIT],
