@@ -96,7 +96,7 @@ class MarkdownRenderer:
         except TexError as error:
             if self.report is None:
                 raise
-            self._problem(error.tex, "markup.math", str(error), "write TeX that latex2mathml understands, or \\$ for a dollar sign", warn=False)
+            self._problem((error.tex,), "markup.math", str(error), "write TeX that latex2mathml understands, or \\$ for a dollar sign", warn=False)
             return text  # shown as written; the build fails anyway
 
     def _finish(self, fragment: str) -> str:
@@ -112,27 +112,34 @@ class MarkdownRenderer:
         attributes = re.sub(r'\salt=""', "", attributes)
         source = re.search(r'\ssrc="([^"]*)"', attributes)
         where = html.unescape(source.group(1)) if source else "<img"
-        self._problem(where, "markup.image-alt", "image without alt text: it is shown as decorative", "describe it: ![what it shows](" + where + ")")
+        self._problem(
+            (f"![]({where}", f"src={where}", f'src="{where}"', where),
+            "markup.image-alt",
+            "image without alt text: it is shown as decorative",
+            "describe it: ![what it shows](" + where + ")",
+        )
         return f'<img alt=""{attributes}>'
 
-    def _problem(self, snippet: str, code: str, message: str, hint: str, warn: bool = True) -> None:
+    def _problem(self, snippets: tuple[str, ...], code: str, message: str, hint: str, warn: bool = True) -> None:
         if self.report is None:
             return
-        location = locate(self.report.source_root, self.source, snippet)
+        location = locate(self.report.source_root, self.source, *snippets)
         (self.report.warning if warn else self.report.error)(location, code, message, hint)
 
 
-def locate(root: Path | None, path: str, snippet: str) -> Location:
-    """Where a snippet of text first occurs in a content file (its first line), else the file."""
-    first_line = snippet.strip().splitlines()[0] if snippet.strip() else ""
+def locate(root: Path | None, path: str, *snippets: str) -> Location:
+    """Where the first of the snippets that occurs in a content file first occurs (the
+    first line of it), else the file."""
     try:
         lines = (root / path).read_text(encoding="utf-8", errors="replace").splitlines() if root and path else []
     except OSError:
         lines = []
-    for number, line in enumerate(lines, 1):
-        column = line.find(first_line) if first_line else -1
-        if column >= 0:
-            return Location(path, number, column + 1)
+    for snippet in snippets:
+        first_line = snippet.strip().splitlines()[0] if snippet.strip() else ""
+        for number, line in enumerate(lines, 1):
+            column = line.find(first_line) if first_line else -1
+            if column >= 0:
+                return Location(path, number, column + 1)
     return Location(path, 1, 1) if path else Location("content")
 
 

@@ -141,7 +141,7 @@ def test_image_without_alt_text_is_decorative_with_a_located_warning(make_conten
     topic = "nl: {title: Basis, description: 'Zie ![](chip.png)'}\nfr: {title: Bases}\n"
     result = run_cli("check", "--content", make_content(**{"topics/basics.yaml": topic}))
     assert result.status == 0
-    assert "topics/basics.yaml:1:42: warning: image without alt text: it is shown as decorative [markup.image-alt]" in result.err
+    assert "topics/basics.yaml:1:38: warning: image without alt text: it is shown as decorative [markup.image-alt]" in result.err
 
 
 def test_hostile_text_builds_to_valid_html(tmp_path, make_content):
