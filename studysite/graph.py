@@ -2,16 +2,15 @@
 
 For every site language an Edition says which records appear and in which language their
 text is written (their own, or the default language under `fallback: notice`). The graph
-adds the indexes pages need: questions per topic, terms used per question (named in
-`terms:` or found in the text), questions per term, related questions, comparisons.
+adds the indexes pages need: questions per topic (by `order`, then file path), terms used
+per question (named in `terms:` or found in the text), questions per term, the questions
+that follow each one in its topic, comparisons.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from itertools import islice
 
 from .linking import TermMatcher
 from .markup import RenderedText
@@ -70,7 +69,8 @@ def build_edition(content: Content, language: str) -> Edition:
 
     topics = shown(sorted(content.topics.values(), key=lambda t: (t.order, t.id)))
     terms = shown(content.terms.values())
-    questions = shown(q for q in content.questions.values() if q.topic in topics)
+    ordered = sorted(content.questions.values(), key=lambda q: q.order)  # stable: file path order among equals
+    questions = shown(q for q in ordered if q.topic in topics)
     comparisons = shown(c for c in content.comparisons.values() if c.topic in topics and all(t in terms for t in c.terms))
     return Edition(language, topics, questions, terms, comparisons)
 
@@ -79,7 +79,8 @@ def build_matchers(content: Content) -> dict[str, TermMatcher]:
     """One matcher per site language, over the names its pages show for each term.
 
     An untranslated term shown in another language under `fallback: notice` is found by
-    the name it is shown with."""
+    the name it is shown with; a term's name in the site's term_language (its Japanese
+    name, say) is found in every language, like an alias."""
     site = content.site
     matchers = {}
     for language in site.languages:
@@ -87,7 +88,8 @@ def build_matchers(content: Content) -> dict[str, TermMatcher]:
         for term in content.terms.values():
             shown = text_language(term, language, site.languages, site.fallback)
             if shown:
-                names[term.id] = (term.texts[shown].term, *term.texts[shown].aliases)
+                foreign = term.texts.get(site.term_language) if site.term_language else None
+                names[term.id] = (term.texts[shown].term, *term.texts[shown].aliases, *((foreign.term,) if foreign else ()))
         matchers[language] = TermMatcher.build(names)
     return matchers
 
@@ -128,9 +130,7 @@ def _language_graph(content: Content, edition: Edition, found_terms) -> Language
         topic: tuple(t for t in edition.terms if any(t in terms_by_question[q] for q in questions)) for topic, questions in questions_by_topic.items()
     }
     related_terms = {term_id: tuple(r for r in content.terms[term_id].related if r in edition.terms and r != term_id) for term_id in edition.terms}
-    more_questions = {
-        question_id: ranked for questions in questions_by_topic.values() for question_id, ranked in rank_more_questions(questions, terms_by_question).items()
-    }
+    more_questions = {question_id: following for questions in questions_by_topic.values() for question_id, following in following_questions(questions).items()}
     return LanguageGraph(
         edition=edition,
         questions_by_topic={k: tuple(v) for k, v in questions_by_topic.items()},
@@ -143,20 +143,11 @@ def _language_graph(content: Content, edition: Edition, found_terms) -> Language
     )
 
 
-def rank_more_questions(topic_questions, terms_by_question, limit: int = MORE_QUESTIONS) -> dict[str, tuple[str, ...]]:
-    """For each question of a topic, up to `limit` others: most shared terms first, then
-    content order. Shared terms are counted through each term's list of questions, so a
-    question costs the length of its terms' lists, not the size of the topic."""
-    using: dict[str, list[int]] = {}
-    for position, question_id in enumerate(topic_questions):
-        for term_id in terms_by_question[question_id]:
-            using.setdefault(term_id, []).append(position)
-    ranked = {}
-    for position, question_id in enumerate(topic_questions):
-        shared = Counter(other for term_id in terms_by_question[question_id] for other in using[term_id] if other != position)
-        best = sorted(shared, key=lambda other: (-shared[other], other))[:limit]
-        chosen = set(best)
-        rest = (other for other in range(len(topic_questions)) if other != position and other not in chosen)
-        best += islice(rest, limit - len(best))
-        ranked[question_id] = tuple(topic_questions[other] for other in best)
-    return ranked
+def following_questions(topic_questions, limit: int = MORE_QUESTIONS) -> dict[str, tuple[str, ...]]:
+    """For each question of a topic, the `limit` questions that follow it in the topic's
+    order, wrapping round to the first ones after the last; fewer in a smaller topic."""
+    count = len(topic_questions)
+    return {
+        question_id: tuple(topic_questions[(position + step) % count] for step in range(1, min(limit, count - 1) + 1))
+        for position, question_id in enumerate(topic_questions)
+    }

@@ -2,7 +2,7 @@
 
 Matching ignores case, takes whole words in alphabetic scripts ("Rappelons" is not
 "Rappel"; "l'attention" holds "attention") and substrings in Chinese and Japanese, where
-words are not separated by spaces. Text inside links and code is never linked.
+words are not separated by spaces. Text inside links, code and math is never linked.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 _CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]")
 _TOKENS = re.compile(r"(<[^>]*>)")
-_SKIPPED_TAGS = ("a", "code", "pre")
+_SKIPPED_TAGS = ("a", "code", "pre", "math")
 
 
 def _trie_pattern(names: list[str]) -> str:

@@ -2,7 +2,12 @@
 
 Content is untrusted: Markdown is rendered, then sanitised with nh3's allow-list, so raw
 HTML, scripts, event handlers and javascript:/data: URLs never reach a page. Plain text,
-the common case, skips the Markdown parser altogether.
+the common case, skips the Markdown parser altogether. TeX between dollars becomes MathML
+(texmath.py), set aside while Markdown and the sanitiser run and put back afterwards.
+
+Whatever the content says, the HTML is valid: a link left without a target (its URL was
+not allowed) becomes its text, and an image without alt text gets an empty one (it is
+then decorative) and a warning.
 """
 
 from __future__ import annotations
@@ -11,11 +16,14 @@ import html
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 import markdown
 import nh3
 
+from .diagnostics import Location, Report
 from .model import Content
+from .texmath import TexError, has_math, protect_math
 
 BLOCK_TAGS = {"p", "br", "hr", "ul", "ol", "li", "blockquote", "pre", "dl", "dt", "dd", "table", "thead", "tbody", "tr", "th", "td", "h3", "h4", "h5", "h6"}
 INLINE_TAGS = {"a", "abbr", "b", "code", "del", "em", "i", "kbd", "mark", "q", "s", "strong", "sub", "sup", "img"}
@@ -36,30 +44,103 @@ _BLOCK_START = re.compile(r"^(\s*\d+|\s*)([.)]|#|>|[-+*](?=\s))")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 
 
-class MarkdownRenderer:
-    """Renders content text; one instance per build (Python-Markdown parsers are stateful)."""
+_PLACEHOLDER = re.compile("\ue000(\\d+)\ue001")  # private-use characters: no Markdown meaning, kept by nh3
+_LINK = re.compile(r'<a((?:\s+[\w:-]+(?:="[^"]*")?)*)>(.*?)</a>', re.DOTALL)  # nh3 double-quotes every attribute
+_IMAGE = re.compile(r'<img((?:\s+[\w:-]+(?:="[^"]*")?)*)\s*/?>')
+_HREF = re.compile(r'\shref="[^"]')
 
-    def __init__(self) -> None:
+
+class MarkdownRenderer:
+    """Renders content text; one instance per build (Python-Markdown parsers are stateful).
+
+    Problems in the text (TeX that cannot be converted, an image without alt text) go to
+    the report, located in the file named by `source`; without a report they raise."""
+
+    def __init__(self, report: Report | None = None) -> None:
         self._markdown = markdown.Markdown(extensions=EXTENSIONS)
+        self.report = report
+        self.source = ""  # path of the content file whose text is being rendered
+        self._math: list[str] = []
 
     def block(self, text: str) -> str:
         """Block Markdown (paragraphs, lists, code...) to sanitised HTML."""
+        text = self._set_math_aside(text)
         if not _MARKDOWN_CHARS.search(text):
             paragraphs = (p.strip() for p in _PARAGRAPH_BREAK.split(text.strip()))
-            return "\n".join(f"<p>{html.escape(p, quote=False)}</p>" for p in paragraphs if p)
+            return self._finish("\n".join(f"<p>{html.escape(p, quote=False)}</p>" for p in paragraphs if p))
         rendered = self._markdown.reset().convert(text)
-        return sanitize(rendered, BLOCK_TAGS | INLINE_TAGS)
+        return self._finish(sanitize(rendered, BLOCK_TAGS | INLINE_TAGS))
 
     def inline(self, text: str) -> str:
         """Inline Markdown (emphasis, code, links) to sanitised HTML with no block elements."""
-        text = " ".join(text.split())
+        text = self._set_math_aside(" ".join(text.split()))
         if not _MARKDOWN_CHARS.search(text):
-            return html.escape(text, quote=False)
+            return self._finish(html.escape(text, quote=False))
         text = _BLOCK_START.sub(r"\1\\\2", text, count=1)
         rendered = self._markdown.reset().convert(text)
         if rendered.startswith("<p>") and rendered.endswith("</p>"):
             rendered = rendered[3:-4]
-        return sanitize(rendered, INLINE_TAGS)
+        return self._finish(sanitize(rendered, INLINE_TAGS))
+
+    def _set_math_aside(self, text: str) -> str:
+        self._math = []
+        if not has_math(text):
+            return text
+
+        def placeholder(fragment: str) -> str:
+            self._math.append(fragment)
+            return f"\ue000{len(self._math) - 1}\ue001"
+
+        try:
+            return protect_math(text, placeholder)
+        except TexError as error:
+            if self.report is None:
+                raise
+            self._problem((error.tex,), "markup.math", str(error), "write TeX that latex2mathml understands, or \\$ for a dollar sign", warn=False)
+            return text  # shown as written; the build fails anyway
+
+    def _finish(self, fragment: str) -> str:
+        """Valid HTML whatever the text said, with the math put back."""
+        fragment = _LINK.sub(lambda m: m.group(0) if _HREF.search(m.group(1)) else m.group(2), fragment)
+        fragment = _IMAGE.sub(self._image_with_alt, fragment)
+        return _PLACEHOLDER.sub(lambda m: self._math[int(m.group(1))], fragment)
+
+    def _image_with_alt(self, match: re.Match) -> str:
+        attributes = match.group(1)
+        if re.search(r'\salt="[^"]', attributes):
+            return match.group(0)
+        attributes = re.sub(r'\salt=""', "", attributes)
+        source = re.search(r'\ssrc="([^"]*)"', attributes)
+        where = html.unescape(source.group(1)) if source else "<img"
+        self._problem(
+            (f"![]({where}", f"src={where}", f'src="{where}"', where),
+            "markup.image-alt",
+            "image without alt text: it is shown as decorative",
+            "describe it: ![what it shows](" + where + ")",
+        )
+        return f'<img alt=""{attributes}>'
+
+    def _problem(self, snippets: tuple[str, ...], code: str, message: str, hint: str, warn: bool = True) -> None:
+        if self.report is None:
+            return
+        location = locate(self.report.source_root, self.source, *snippets)
+        (self.report.warning if warn else self.report.error)(location, code, message, hint)
+
+
+def locate(root: Path | None, path: str, *snippets: str) -> Location:
+    """Where the first of the snippets that occurs in a content file first occurs (the
+    first line of it), else the file."""
+    try:
+        lines = (root / path).read_text(encoding="utf-8", errors="replace").splitlines() if root and path else []
+    except OSError:
+        lines = []
+    for snippet in snippets:
+        first_line = snippet.strip().splitlines()[0] if snippet.strip() else ""
+        for number, line in enumerate(lines, 1):
+            column = line.find(first_line) if first_line else -1
+            if column >= 0:
+                return Location(path, number, column + 1)
+    return Location(path, 1, 1) if path else Location("content")
 
 
 def sanitize(fragment: str, tags: set[str]) -> str:
@@ -76,9 +157,12 @@ def sanitize(fragment: str, tags: set[str]) -> str:
 _TAG = re.compile(r"<[^>]*>")
 
 
+_MATH_ELEMENT = re.compile(r'<math[^>]*\salttext="([^"]*)"[^>]*>.*?</math>', re.DOTALL)
+
+
 def plain_text(fragment: str) -> str:
-    """The visible text of an HTML fragment, for excerpts and descriptions."""
-    return html.unescape(_TAG.sub("", fragment))
+    """The visible text of an HTML fragment, for excerpts and descriptions; math as its TeX."""
+    return html.unescape(_TAG.sub("", _MATH_ELEMENT.sub(r"\1", fragment)))
 
 
 def excerpt(text: str, limit: int) -> str:
@@ -122,13 +206,16 @@ class RenderedText:
         return "\n".join((q.stem, *q.choices, q.explanation))
 
 
-def render_content(content: Content) -> RenderedText:
-    """Render the text of every record in every site language it is written in."""
-    markup = MarkdownRenderer()
+def render_content(content: Content, report: Report | None = None) -> RenderedText:
+    """Render the text of every record in every site language it is written in; problems
+    in the text go to the report (without one, TeX that cannot be converted raises)."""
+    markup = MarkdownRenderer(report)
     languages = set(content.site.languages)
 
     def each(records):
-        return ((r, lang, text) for r in records.values() for lang, text in r.texts.items() if lang in languages)
+        for record in records.values():
+            markup.source = record.location.path
+            yield from ((record, lang, text) for lang, text in record.texts.items() if lang in languages)
 
     return RenderedText(
         questions={
@@ -141,5 +228,10 @@ def render_content(content: Content) -> RenderedText:
             (c.id, lang): ComparisonHtml(tuple(tuple(map(markup.inline, a.values)) for a in t.aspects), markup.block(t.summary) if t.summary else "")
             for c, lang, t in each(content.comparisons)
         },
-        site={lang: markup.inline(t.description) for lang, t in content.site.texts.items() if t.description},
+        site=_site_descriptions(markup, content),
     )
+
+
+def _site_descriptions(markup: MarkdownRenderer, content: Content) -> dict[str, str]:
+    markup.source = "site.yaml"
+    return {lang: markup.inline(t.description) for lang, t in content.site.texts.items() if t.description}

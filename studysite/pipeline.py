@@ -87,7 +87,7 @@ def load(options: Options, report: Report) -> LoadedSite:
     assert content is not None  # a missing or broken site.yaml is an error
     statuses = translation_status(documents, content, options.content_dir, options.layered("templates"), options.layered("locales"))
     del documents  # the YAML nodes are the largest thing held; the records have all they said
-    rendered = render_content(content)
+    rendered = render_content(content, report)
     graph = build_graph(content, rendered)
     pages = ViewBuilder(content, rendered, graph, statuses).pages()
     check_unique_paths(pages, report)

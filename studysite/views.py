@@ -6,18 +6,17 @@ urls.py, every piece of content HTML has been sanitised in markup.py.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
 from markupsafe import Markup
 
-from . import urls
+from . import termview, urls
 from .graph import Graph, LanguageGraph
-from .i18n import autonym, language_name
+from .i18n import autonym
 from .markup import RenderedText, excerpt, plain_text
 from .model import Content, answer_letter
 from .status import LanguageStatus
@@ -26,7 +25,6 @@ TITLE_EXCERPT = 70
 # Keeps fragments apart while linking: NUL (refused in content text), else the first
 # private-use character that none of the fragments holds.
 _SEPARATORS = "\x00" + "".join(map(chr, range(0xE000, 0xF900)))
-SENTENCE_EXCERPT = 220
 
 
 @dataclass(frozen=True)
@@ -42,6 +40,7 @@ class Page:
     sources: tuple[str, ...] = ()  # "kind/id" of every record whose text it shows (for incremental builds)
     in_sitemap: bool = True
     x_default: str | None = None  # the x-default alternate; the default language's version if None
+    description: str = ""  # the meta description: the record's own text, else the site's description
 
 
 @dataclass(frozen=True)
@@ -59,7 +58,7 @@ class Text:
     lang: str = ""
 
 
-class ViewBuilder:
+class ViewBuilder(termview.TermPage):
     """Builds every page of a site. Holds the build's data; keeps no state between builds."""
 
     def __init__(self, content: Content, rendered: RenderedText, graph: Graph, statuses: list[LanguageStatus]):
@@ -132,7 +131,12 @@ class ViewBuilder:
             pages.extend(self.question(lg, q) for q in lg.edition.questions)
             pages.extend(self.term(lg, t) for t in lg.edition.terms)
             pages.extend(self.comparison(lg, c) for c in lg.edition.comparisons)
-        return pages
+        return [page if page.description else replace(page, description=self.site_description(page.language)) for page in pages]
+
+    def site_description(self, language: str) -> str:
+        """The site's description, for pages that have no text of their own (or its title)."""
+        html = self.rendered.site.get(language) or self.rendered.site.get(self.site.default_language, "")
+        return description(html) or self.site_title(language)
 
     def language_chooser(self) -> Page:
         default = self.site.default_language
@@ -180,6 +184,7 @@ class ViewBuilder:
                 *(f"glossary/{t}" for t in lg.terms_by_topic[topic_id]),
                 *(f"comparisons/{c}" for c in lg.comparisons_by_topic[topic_id]),
             ),
+            description=description(self.rendered.topics.get((topic_id, text_lang), "")),
         )
 
     def _topic_context(self, lg: LanguageGraph, topic_id: str) -> dict:
@@ -233,6 +238,7 @@ class ViewBuilder:
             partial(self._question_context, lg, question_id),
             self._alternates("questions", question_id, "questions"),
             sources,
+            description=description(stem),
         )
 
     def _question_context(self, lg: LanguageGraph, question_id: str) -> dict:
@@ -293,37 +299,8 @@ class ViewBuilder:
             partial(self._term_context, lg, term_id),
             self._alternates("glossary", term_id, "terms"),
             sources,
+            description=description(self.rendered.terms.get((term_id, text_lang), "")),
         )
-
-    def _term_context(self, lg: LanguageGraph, term_id: str) -> dict:
-        language, text_lang = lg.edition.language, lg.edition.terms[term_id]
-        term = self.content.terms[term_id]
-        text = term.texts[text_lang]
-        term_language = self.site.term_language
-        foreign_name = term.texts[term_language].term if term_language and term_language in term.texts and term_language != language else ""
-        question_ids = lg.questions_by_term[term_id]
-        topic_ids = [t for t in lg.edition.topics if any(self.content.questions[q].topic == t for q in question_ids)]
-        names = [text.term, *text.aliases]
-        return {
-            "term": text.term,
-            "text_lang": self._foreign(text_lang, language),
-            "definition": self._linked((self.rendered.terms.get((term_id, text_lang), ""),), text_lang, skip=term_id)[0],
-            "term_language": term_language,
-            "term_language_name": language_name(term_language, language) if foreign_name else "",
-            "foreign_name": foreign_name,
-            "topics": [self.topic_link(lg, t) for t in topic_ids],
-            "questions": [{"link": self.question_link(lg, q, TITLE_EXCERPT), "excerpt": self._sentence_with(lg, q, names)} for q in question_ids],
-            "related": sorted((self.term_link(lg, r) for r in lg.related_terms[term_id]), key=lambda link: sort_key(link.label)),
-        }
-
-    def _sentence_with(self, lg: LanguageGraph, question_id: str, names: list[str]) -> Text:
-        """The explanation's first sentence that names the term, else its first sentence."""
-        text_lang = lg.edition.questions[question_id]
-        explanation = plain_text(self.rendered.questions[(question_id, text_lang)].explanation)
-        sentences = [s for s in re.split(r"(?<=[.!?。])\s+", " ".join(explanation.split())) if s]
-        folded = [n.casefold() for n in names]
-        chosen = next((s for s in sentences if any(n in s.casefold() for n in folded)), sentences[0] if sentences else "")
-        return Text(Markup.escape(excerpt(chosen, SENTENCE_EXCERPT)), self._foreign(text_lang, lg.edition.language))
 
     def comparison(self, lg: LanguageGraph, comparison_id: str) -> Page:
         language, text_lang = lg.edition.language, lg.edition.comparisons[comparison_id]
@@ -337,6 +314,7 @@ class ViewBuilder:
             partial(self._comparison_context, lg, comparison_id),
             self._alternates("comparisons", comparison_id, "comparisons"),
             sources,
+            description=description(self.rendered.comparisons[(comparison_id, text_lang)].summary),
         )
 
     def _comparison_context(self, lg: LanguageGraph, comparison_id: str) -> dict:
@@ -382,6 +360,11 @@ class ViewBuilder:
             "outdated": [(record_link(ref), ref.path) for ref in status.outdated],
         }
         return Page(urls.status(language), "status.html", language, "", _ready(context), self._every_language(urls.status))
+
+
+def description(fragment: str) -> str:
+    """A meta description from a record's HTML text: its plain text, cut near 160 characters."""
+    return excerpt(plain_text(fragment), 160)
 
 
 def _ready(context: dict) -> Callable[[], dict]:

@@ -1,9 +1,9 @@
 """The graph: editions per language, term usage and backlinks, related questions."""
 
-from conftest import minimal_files, write_files
+from conftest import SAMPLE_CONTENT, minimal_files, write_files
 
 from studysite.diagnostics import Report
-from studysite.graph import build_graph, rank_more_questions
+from studysite.graph import build_graph, following_questions
 from studysite.load import load_documents
 from studysite.markup import render_content
 from studysite.pipeline import Options, load
@@ -52,13 +52,52 @@ def test_japanese_term_names_match_as_substrings(tmp_path):
     assert graph.languages["ja"].terms_by_question["gpu-role"] == ("gpu",)
 
 
-def test_more_questions_rank_by_shared_terms_then_content_order():
-    terms = {"q": ("a", "b"), "x": (), "y": ("a",), "z": ("a", "b"), "w": ("b",), "v": (), "u": ()}
-    ranked = rank_more_questions(["q", "x", "y", "z", "w", "v", "u"], terms)
-    assert ranked["q"] == ("z", "y", "w", "x", "v")
-    assert ranked["x"] == ("q", "y", "z", "w", "v")
-    assert ranked["w"] == ("q", "z", "x", "y", "v")
-    assert rank_more_questions(["q", "x"], terms) == {"q": ("x",), "x": ("q",)}
+def test_more_questions_are_the_five_that_follow_wrapping_round():
+    following = following_questions(["a", "b", "c", "d", "e", "f", "g"])
+    assert following["a"] == ("b", "c", "d", "e", "f")
+    assert following["d"] == ("e", "f", "g", "a", "b")
+    assert following["g"] == ("a", "b", "c", "d", "e")
+    assert following_questions(["a", "b", "c"]) == {"a": ("b", "c"), "b": ("c", "a"), "c": ("a", "b")}
+    assert following_questions(["a"]) == {"a": ()}
+
+
+def test_a_topic_lists_its_questions_by_order_then_file_path(tmp_path):
+    def ordered(stem, order=None):
+        return question(stem).replace("answer: A\n", f"answer: A\norder: {order}\n" if order is not None else "answer: A\n")
+
+    _, graph = graph_of(
+        tmp_path,
+        **{
+            "questions/a-last.yaml": ordered("Laatste"),
+            "questions/b-second.yaml": ordered("Tweede", 2),
+            "questions/c-first.yaml": ordered("Eerste", 1),
+            "questions/d-also-second.yaml": ordered("Ook tweede", 2),
+        },
+    )
+    nl = graph.languages["nl"]
+    assert nl.questions_by_topic["basics"] == ("c-first", "b-second", "d-also-second", "a-last", "gpu-role")
+    assert nl.more_questions["gpu-role"] == ("c-first", "b-second", "d-also-second", "a-last")
+
+
+def test_sample_more_questions_follow_the_seeds():
+    report = Report()
+    loaded = load(Options(content_dir=SAMPLE_CONTENT), report)
+    nl = loaded.graph.languages["nl"]
+    assert nl.more_questions["data-parallelism"] == ("tensor-parallelism", "pipeline-micro-batches", "all-reduce", "gradient-checkpointing", "systolic-array")
+    assert nl.more_questions["structured-sparsity"] == (
+        "knowledge-distillation",
+        "data-parallelism",
+        "tensor-parallelism",
+        "pipeline-micro-batches",
+        "all-reduce",
+    )
+    assert nl.more_questions["embedding-lookups"] == (
+        "software-stack-order",
+        "training-vs-inference",
+        "training-memory",
+        "memory-7b-fp32-adam",
+        "memory-7b-fp16-weights",
+    )
 
 
 def test_fallback_notice_shows_default_language_text(tmp_path):

@@ -60,3 +60,30 @@ def test_skip_leaves_a_term_unlinked():
 def test_empty_matcher():
     empty = TermMatcher.build({})
     assert empty.find("anything") == set() and empty.link("x", href) == "x"
+
+
+def test_never_inside_math():
+    mathml = '<math display="inline" alttext="GPU"><mrow><mtext>GPU</mtext></mrow></math>'
+    assert MATCHER.link(mathml + " en GPU", href) == mathml + ' en <a class="term" href="../../glossary/gpu/">GPU</a>'
+
+
+def test_term_language_name_links_like_an_alias(tmp_path):
+    from conftest import minimal_files, write_files
+
+    from studysite.diagnostics import Report
+    from studysite.graph import build_graph
+    from studysite.load import load_documents
+    from studysite.markup import render_content
+    from studysite.validate import validate_content
+
+    site = "languages: [nl, fr]\nterm_language: ja\nnl: {title: S}\nfr: {title: S}\n"
+    term = "ja: {term: データ並列}\nnl: {term: Dataparallellisme, definition: D}\nfr: {term: Parallélisme de données, definition: D}\n"
+    question = "topic: basics\nanswer: A\nnl: {question: 'Wat is データ並列?', choices: [a, b], explanation: E}\nfr: {question: 'Rien', choices: [a, b], explanation: E}\n"
+    content_dir = write_files(tmp_path / "content", minimal_files(**{"site.yaml": site, "glossary/gpu.yaml": term, "questions/gpu-role.yaml": question}))
+    report = Report()
+    content = validate_content(load_documents(content_dir, report), report)
+    graph = build_graph(content, render_content(content))
+    assert graph.languages["nl"].terms_by_question["gpu-role"] == ("gpu",)
+    assert graph.languages["fr"].terms_by_question["gpu-role"] == ()
+    linked = graph.matchers["nl"].link("Wat is データ並列?", href)
+    assert linked == 'Wat is <a class="term" href="../../glossary/gpu/">データ並列</a>?'

@@ -2,6 +2,7 @@
 
 import markdown
 import pytest
+from conftest import run_cli
 
 from studysite.markup import MarkdownRenderer, excerpt, plain_text
 
@@ -66,3 +67,107 @@ def test_plain_text_and_excerpt():
     assert plain_text("<p>A &amp; <em>B</em></p>") == "A & B"
     assert excerpt("one two three four", 12) == "one two…"
     assert excerpt("short", 12) == "short"
+
+
+# -- math -----------------------------------------------------------------------------
+
+
+def test_inline_and_display_math_become_mathml(markup):
+    inline = markup.inline("Energie $E = mc^2$ telt")
+    assert inline.startswith('Energie <math xmlns="http://www.w3.org/1998/Math/MathML" display="inline" alttext="E = mc^2">')
+    assert "<msup><mi>c</mi><mn>2</mn></msup>" in inline and inline.endswith("</math> telt")
+    block = markup.block("Som:\n\n$$\\sum_{i=1}^n x_i$$\n")
+    assert '<math xmlns="http://www.w3.org/1998/Math/MathML" display="block"' in block and "<munderover>" in block
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("costs $5 and $10", "costs $5 and $10"),
+        ("$5/$6 per stuk", "$5/$6 per stuk"),
+        ("a literal \\$ sign and \\$x\\$", "a literal $ sign and $x$"),
+        ("$ x$ is not math", "$ x$ is not math"),
+        ("code `$x$` stays", "code <code>$x$</code> stays"),
+    ],
+)
+def test_dollars_that_are_not_math_stay_text(markup, text, shown):
+    assert markup.inline(text) == shown
+    assert "<math" not in markup.block(text)
+
+
+def test_math_is_escaped_and_plain_text_reads_its_tex(markup):
+    html = markup.inline("$a<b$ en $\\text{<script>alert(1)</script>}$")
+    assert "<script" not in html and "<mo>&lt;</mo>" in html and "&lt;script&gt;" in html
+    assert plain_text(markup.inline("zie $x_1$")) == "zie x_1"
+    assert "<mn>2</mn><mi>x</mi>" in markup.inline("dus $2x$ en $5")
+
+
+def test_terms_in_math_are_not_linked(markup):
+    from studysite.linking import TermMatcher
+
+    html = markup.inline("$\\text{GPU}$ en GPU")
+    linked = TermMatcher.build({"gpu": ("GPU",)}).link(html, lambda t: t)
+    assert linked.count("<a ") == 1 and linked.endswith('en <a class="term" href="gpu">GPU</a>')
+
+
+@pytest.mark.parametrize(
+    ("tex", "reason"),
+    [
+        ("\\frac{a", "'{' is never closed"),
+        ("\\frac{a}", "fraction is incomplete"),
+        ("\\foo{x}", "unknown command '\\foo'"),
+        ("x^", "missing super script"),
+        ("a}", "closes no '{'"),
+    ],
+)
+def test_tex_that_cannot_be_converted_is_a_located_error(make_content, tex, reason):
+    question = f"topic: basics\nanswer: A\nnl:\n  question: Vraag\n  choices: [a, b]\n  explanation: |\n    Eerst tekst.\n    Dan ${tex}$ hier.\nfr: {{question: Q, choices: [a, b], explanation: E}}\n"
+    result = run_cli("check", "--content", make_content(**{"questions/gpu-role.yaml": question}))
+    assert result.status == 1
+    assert f"questions/gpu-role.yaml:8:10: error: cannot convert the math '{tex}'" in result.err and reason in result.err
+
+
+# -- valid HTML whatever the content says -------------------------------------------
+
+
+def test_link_without_target_becomes_its_text(markup):
+    assert markup.inline("[click](javascript:alert(1)) en [ok](https://a.example)") == 'click en <a href="https://a.example" rel="noopener noreferrer">ok</a>'
+    assert markup.block("<a name=x>anker</a>") == "<p>anker</p>"
+
+
+def test_image_without_alt_text_is_decorative_with_a_located_warning(make_content):
+    assert MarkdownRenderer().inline('<img src="x.png" onerror="alert(1)">') == '<img alt="" src="x.png">'
+    assert MarkdownRenderer().inline("![Een GPU](gpu.png)") == '<img alt="Een GPU" src="gpu.png">'
+    topic = "nl: {title: Basis, description: 'Zie ![](chip.png)'}\nfr: {title: Bases}\n"
+    result = run_cli("check", "--content", make_content(**{"topics/basics.yaml": topic}))
+    assert result.status == 0
+    assert "topics/basics.yaml:1:38: warning: image without alt text: it is shown as decorative [markup.image-alt]" in result.err
+
+
+def test_hostile_text_builds_to_valid_html(tmp_path, make_content):
+    from test_validity import validate
+
+    hostile = "'<img src=x onerror=alert(1)> [click](javascript:alert(1)) <a name=y>anker</a> $\\\\frac{a}{b}$ costs $5 ![](p.png)'"
+    question = f"topic: basics\nanswer: A\nnl: {{question: {hostile}, choices: [{hostile}, b], explanation: {hostile}}}\nfr: {{question: Q, choices: [a, b], explanation: E}}\n"
+    topic = f"nl: {{title: Basis, description: {hostile}}}\nfr: {{title: Bases}}\n"
+    site = tmp_path / "site"
+    result = run_cli("build", "--content", make_content(**{"questions/gpu-role.yaml": question, "topics/basics.yaml": topic}), "--out", site, "--no-search")
+    assert result.status == 0, result.err
+    assert "<math" in (site / "nl/questions/gpu-role/index.html").read_text(encoding="utf-8")
+    assert validate(site) == []
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_math_renders_in_chromium_without_accessibility_violations(open_page, scheme):
+    from test_accessibility import violations
+
+    page = open_page("nl/questions/memory-7b-fp32-adam/", width=375, color_scheme=scheme, bypass_csp=True).page
+    page.locator(".reveal > summary").click()
+    display = page.locator('.explanation math[display="block"]')
+    box = display.bounding_box()
+    assert box["width"] > 100 and box["x"] + box["width"] <= 375  # laid out as MathML, inside the phone's width
+    base, exponent = display.locator("msup > mn").nth(0).bounding_box(), display.locator("msup > mn").nth(1).bounding_box()
+    assert exponent["y"] < base["y"] and exponent["height"] < base["height"]  # the exponent is raised and smaller
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    assert violations(page) == []

@@ -101,9 +101,9 @@ def test_term_page_matches_the_seed(sample_site: Path):
     assert "« Parallélisme de données » apparaît dans 3 questions d'entraînement réparties sur 2 thèmes" in text
     assert "Pile matérielle et logicielle de l'IA" in text and "Programmation GPU" in text
     assert "Naam in het Japans: データ並列" in text_of(sample_site / "nl/glossary/data-parallelism/index.html")
-    assert "1 onderwerp:" in text_of(sample_site / "nl/glossary/adam/index.html")
+    assert "‘Adam’ komt voor in 2 oefenvragen over AI-hardware en softwarestack." in text_of(sample_site / "nl/glossary/adam/index.html")
     singular = text_of(sample_site / "fr/glossary/pruning/index.html")
-    assert "apparaît dans 1 question d'entraînement répartie sur 1 thème :" in singular
+    assert "apparaît dans 1 question d'entraînement du thème Pile matérielle et logicielle de l'IA." in singular
 
 
 def test_glossary_is_in_alphabetical_order_with_accents_folded(sample_site: Path):

@@ -1,0 +1,119 @@
+"""The term page, as the seed shows it: which questions come first, which is the key
+question, the sentence each is quoted by, how its stem is cut, what to browse on.
+
+TermPage is the part of views.ViewBuilder that makes the term page's view model."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from markupsafe import Markup
+
+from .graph import LanguageGraph
+from .i18n import language_name
+from .markup import excerpt, plain_text
+
+STEM_CUT = 60  # characters of a question's stem shown under its excerpt, "…" included
+SENTENCE_EXCERPT = 400  # a quoted sentence longer than this is cut
+BROWSE_LIMIT = 30  # other glossary terms listed at the foot of a term page
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
+
+
+def sentences(text: str) -> list[str]:
+    return [s for s in _SENTENCE_END.split(" ".join(text.split())) if s]
+
+
+def names_term(text: str, names: Sequence[str]) -> bool:
+    folded = text.casefold()
+    return any(name.casefold() in folded for name in names if name)
+
+
+def first_mention(stem: str, explanation: str, names: Sequence[str]) -> tuple[int, int]:
+    """How early a question names the term: (0, 0) in its stem, else (1, n) in its
+    explanation's sentence n, else (2, 0)."""
+    if names_term(stem, names):
+        return 0, 0
+    for number, sentence in enumerate(sentences(explanation)):
+        if names_term(sentence, names):
+            return 1, number
+    return 2, 0
+
+
+def quoted_sentence(stem: str, explanation: str, names: Sequence[str]) -> str:
+    """The explanation's first sentence that names the term, else the stem."""
+    return next((s for s in sentences(explanation) if names_term(s, names)), " ".join(stem.split()))
+
+
+def cut_stem(stem: str, limit: int = STEM_CUT) -> str:
+    """The stem's first limit - 1 characters and "…" when it is longer than limit."""
+    stem = " ".join(stem.split())
+    return stem if len(stem) <= limit else stem[: limit - 1].rstrip() + "…"
+
+
+class TermPage:
+    """The term page's context; mixed into views.ViewBuilder, whose helpers it uses (views
+    imports this module, so its names are imported where they are used)."""
+
+    def _term_context(self, lg: LanguageGraph, term_id: str) -> dict:
+        """The seed's parts in order: definition, name in term_language, where it appears (topics
+        linked), the key question behind a reveal, each question quoted, related terms, others."""
+        from .views import sort_key
+
+        language, text_lang = lg.edition.language, lg.edition.terms[term_id]
+        term = self.content.terms[term_id]
+        text = term.texts[text_lang]
+        term_language = self.site.term_language
+        foreign_name = term.texts[term_language].term if term_language and term_language in term.texts and term_language != language else ""
+        question_ids = self._term_questions(lg, term_id)
+        topic_ids = [t for t in lg.edition.topics if any(self.content.questions[q].topic == t for q in question_ids)]
+        related = [self.term_link(lg, r) for r in lg.related_terms[term_id]]
+        shown = {term_id, *lg.related_terms[term_id]}
+        others = sorted((self.term_link(lg, t) for t in lg.edition.terms if t not in shown), key=lambda link: sort_key(link.label))
+        return {
+            "term": text.term,
+            "text_lang": self._foreign(text_lang, language),
+            "definition": self._linked((self.rendered.terms.get((term_id, text_lang), ""),), text_lang, skip=term_id)[0],
+            "term_language": term_language,
+            "term_language_name": language_name(term_language, language) if foreign_name else "",
+            "foreign_name": foreign_name,
+            "topics": [self.topic_link(lg, t) for t in topic_ids],
+            "key_question": self._key_question(lg, question_ids[0], term_id) if question_ids else None,
+            "key_link": self.question_link(lg, question_ids[0]) if question_ids else None,
+            "questions": [{"link": self._cut_link(lg, q), "excerpt": self._sentence_with(lg, q, [text.term, *text.aliases])} for q in question_ids],
+            "related": related,
+            "others": others[:BROWSE_LIMIT],
+        }
+
+    def _term_questions(self, lg: LanguageGraph, term_id: str) -> list[str]:
+        """The questions using a term, those that name it earliest first (in the stem, then in
+        the explanation's first sentences); the first is the term's key question."""
+        text = self.content.terms[term_id].texts[lg.edition.terms[term_id]]
+        names = [text.term, *text.aliases]
+
+        def mention(question_id: str) -> tuple[int, int]:
+            html = self.rendered.questions[(question_id, lg.edition.questions[question_id])]
+            return first_mention(plain_text(html.stem), plain_text(html.explanation), names)
+
+        return sorted(lg.questions_by_term[term_id], key=mention)
+
+    def _key_question(self, lg: LanguageGraph, question_id: str, term_id: str) -> dict:
+        body = self._question_body(lg, question_id, linked=False)
+        text_lang = lg.edition.questions[question_id]
+        body["explanation"], body["answer"]["html"] = self._linked((body["explanation"], body["answer"]["html"]), text_lang, skip=term_id)
+        return body
+
+    def _cut_link(self, lg: LanguageGraph, question_id: str):
+        from .views import Link
+
+        link = self.question_link(lg, question_id)
+        return Link(link.path, cut_stem(link.label), link.lang)
+
+    def _sentence_with(self, lg: LanguageGraph, question_id: str, names: list[str]):
+        """The explanation's first sentence that names the term, else the question's stem."""
+        from .views import Text
+
+        text_lang = lg.edition.questions[question_id]
+        html = self.rendered.questions[(question_id, text_lang)]
+        sentence = quoted_sentence(plain_text(html.stem), plain_text(html.explanation), names)
+        return Text(Markup.escape(excerpt(sentence, SENTENCE_EXCERPT)), self._foreign(text_lang, lg.edition.language))
