@@ -29,11 +29,12 @@ class CatalogError(Exception):
 
 
 def extract(site_root: Path) -> Catalog:
-    """Every UI message of the site's templates, with the places it is used."""
-    templates = site_root / "templates"
-    if not templates.is_dir():
+    """Every UI message of the templates a site is built with: its own, then Studysite's."""
+    folders = [site_root / "templates", SHIPPED_LOCALES.parent / "templates"]
+    unique = [folder for index, folder in enumerate(folders) if folder.is_dir() and folder.resolve() not in [f.resolve() for f in folders[:index]]]
+    if not unique:
         raise CatalogError(f"no templates/ folder in '{site_root}'")
-    return extract_from([templates])
+    return extract_from(unique)
 
 
 def extract_from(template_dirs: list[Path]) -> Catalog:
@@ -51,7 +52,7 @@ def _write(catalog: Catalog, path: Path, content: bool = False) -> None:
     so that editing one record changes only its own entries."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as file:
-        write_po(file, catalog, width=100, sort_output=not content, ignore_obsolete=not content, include_lineno=not content)
+        write_po(file, catalog, width=100, sort_output=not content, ignore_obsolete=not content, include_lineno=not content, include_previous=content)
 
 
 def _read(path: Path, language: str | None = None) -> Catalog:

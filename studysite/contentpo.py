@@ -29,7 +29,7 @@ DOMAIN = "content"
 TEMPLATE_FILE = f"{DOMAIN}.pot"
 KINDS = ("topics", "questions", "glossary", "comparisons")
 NOUNS = {"topics": "topic", "questions": "question", "glossary": "term", "comparisons": "comparison"}
-MARKDOWN = {"description": "Markdown", "explanation": "Markdown", "definition": "Markdown", "summary": "Markdown"}
+FORMATS = {"description": "Markdown", "explanation": "Markdown", "definition": "Markdown", "summary": "Markdown", "title": "plain text", "term": "plain text"}
 
 
 @dataclass(frozen=True)
@@ -105,6 +105,17 @@ def build_text(kind: str, source, translated: Mapping[str, str]):
     return ComparisonText(translated["title"], aspects, translated.get("summary", ""))
 
 
+def describe_field(field: str) -> str:
+    """A translator's note on a field: what it is and how it is written."""
+    parts = field.split(".")
+    if parts[0] == "choices":
+        return f"choice {chr(ord('A') + int(parts[1]) - 1)} (inline Markdown)"
+    if parts[0] == "aspects":
+        where = f"row {parts[1]} label" if parts[2] == "label" else f"row {parts[1]}, value {parts[3]}"
+        return f"{where} ({'plain text' if parts[2] == 'label' else 'inline Markdown'})"
+    return f"{parts[0]} ({FORMATS.get(parts[0], 'inline Markdown')})"
+
+
 def context_of(kind: str, record_id: str, field: str) -> str:
     return f"{kind}/{record_id}:{field}"
 
@@ -118,8 +129,7 @@ def make_template(content: Content, creation_date) -> Catalog:
         if text is None:
             continue
         for field, source in text_fields(kind, text):
-            base = field.split(".")[0]
-            comments = [f"{NOUNS[kind]} {record.id}, {base}: {MARKDOWN.get(base, 'inline Markdown')}"]
+            comments = [f"{NOUNS[kind]} {record.id}, {describe_field(field)}"]
             message = catalog.add(source, None, [(f"content/{record.location.path}", None)], auto_comments=comments, context=context_of(kind, record.id, field))
             message.flags.discard("python-format")  # content is not a format string, whatever its % signs
     return catalog
@@ -132,10 +142,10 @@ def read_content_catalog(path: Path, language: str, report: Report) -> ContentCa
             catalog = read_po(file, locale=parse_locale(language), abort_invalid=True)
     except PoFileError as error:
         line = (getattr(error, "lineno", 0) or 0) + 1
-        report.error(Location(shown_path(path), line), "content-po.syntax", f"cannot read the PO file: {error}", "open it in a PO editor such as Poedit, which shows the mistake")
+        report.error(Location(shown_path(path), line, 1), "content-po.syntax", f"cannot read the PO file: {error}", "open it in a PO editor such as Poedit, which shows the mistake")
         return None
     except (UnicodeDecodeError, ValueError) as error:
-        report.error(Location(shown_path(path), 1), "content-po.syntax", f"cannot read the PO file: {error}", "save it as UTF-8")
+        report.error(Location(shown_path(path), 1, 1), "content-po.syntax", f"cannot read the PO file: {error}", "save it as UTF-8")
         return None
     entries = {}
     for message in catalog:
@@ -202,7 +212,7 @@ def apply_translations(content: Content, catalogs: Mapping[str, ContentCatalog],
                 where = f"{shown_path(catalog.path)}:{stale.line}"
                 outdated[(kind, record.id)] = where
                 report.warning(
-                    Location(shown_path(catalog.path), stale.line),
+                    Location(shown_path(catalog.path), stale.line, 1),
                     "content-po.outdated",
                     f"the '{language}' translation of {NOUNS[kind]} '{record.id}' is outdated: its {default} text changed",
                     "run 'python build.py i18n update', then review the fuzzy entries in a PO editor",
