@@ -40,6 +40,7 @@ class Page:
     sources: tuple[str, ...] = ()  # "kind/id" of every record whose text it shows (for incremental builds)
     in_sitemap: bool = True
     x_default: str | None = None  # the x-default alternate; the default language's version if None
+    fallbacks: frozenset[str] = frozenset()  # languages whose version shows another language's text
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,10 @@ class ViewBuilder:
     def _alternates(self, kind: str, record_id: str, attribute: str) -> dict[str, str]:
         return {lang: urls.record(kind, lang, record_id) for lang, lg in self.graph.languages.items() if record_id in getattr(lg.edition, attribute)}
 
+    def _fallbacks(self, record_id: str, attribute: str) -> frozenset[str]:
+        """The languages that show the record in another language, for want of a translation."""
+        return frozenset(lang for lang, lg in self.graph.languages.items() if getattr(lg.edition, attribute).get(record_id, lang) != lang)
+
     def _every_language(self, make_path) -> dict[str, str]:
         return {lang: make_path(lang) for lang in self.site.languages}
 
@@ -167,7 +172,8 @@ class ViewBuilder:
             text.title,
             partial(self._topic_context, lg, topic_id),
             self._alternates("topics", topic_id, "topics"),
-            (
+            fallbacks=self._fallbacks(topic_id, "topics"),
+            sources=(
                 f"topics/{topic_id}",
                 *(f"questions/{q}" for q in lg.questions_by_topic[topic_id]),
                 *(f"glossary/{t}" for t in lg.terms_by_topic[topic_id]),
@@ -225,7 +231,8 @@ class ViewBuilder:
             excerpt(plain_text(stem), TITLE_EXCERPT),
             partial(self._question_context, lg, question_id),
             self._alternates("questions", question_id, "questions"),
-            sources,
+            fallbacks=self._fallbacks(question_id, "questions"),
+            sources=sources,
         )
 
     def _question_context(self, lg: LanguageGraph, question_id: str) -> dict:
@@ -285,7 +292,8 @@ class ViewBuilder:
             self.content.terms[term_id].texts[text_lang].term,
             partial(self._term_context, lg, term_id),
             self._alternates("glossary", term_id, "terms"),
-            sources,
+            fallbacks=self._fallbacks(term_id, "terms"),
+            sources=sources,
         )
 
     def _term_context(self, lg: LanguageGraph, term_id: str) -> dict:
@@ -329,7 +337,8 @@ class ViewBuilder:
             comparison.texts[text_lang].title,
             partial(self._comparison_context, lg, comparison_id),
             self._alternates("comparisons", comparison_id, "comparisons"),
-            sources,
+            fallbacks=self._fallbacks(comparison_id, "comparisons"),
+            sources=sources,
         )
 
     def _comparison_context(self, lg: LanguageGraph, comparison_id: str) -> dict:
