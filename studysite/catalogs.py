@@ -130,8 +130,9 @@ def update(locales: Path, template: Catalog, content_template: Catalog | None = 
         _write(catalog, path)
         updated.append(f"{code} ({DOMAIN})")
     _write(template, locales / TEMPLATE_FILE)
-    if content_template is not None:
-        for path in sorted(locales.glob(f"*/LC_MESSAGES/{contentpo.DOMAIN}.po")):
+    content_catalogs = sorted(locales.glob(f"*/LC_MESSAGES/{contentpo.DOMAIN}.po"))
+    if content_template is not None and (content_catalogs or (locales / contentpo.TEMPLATE_FILE).exists()):
+        for path in content_catalogs:
             code = path.parent.parent.name.replace("_", "-")
             if language and code != language:
                 continue
