@@ -142,7 +142,12 @@ def read_content_catalog(path: Path, language: str, report: Report) -> ContentCa
             catalog = read_po(file, locale=parse_locale(language), abort_invalid=True)
     except PoFileError as error:
         line = (getattr(error, "lineno", 0) or 0) + 1
-        report.error(Location(shown_path(path), line, 1), "content-po.syntax", f"cannot read the PO file: {error}", "open it in a PO editor such as Poedit, which shows the mistake")
+        report.error(
+            Location(shown_path(path), line, 1),
+            "content-po.syntax",
+            f"cannot read the PO file: {error}",
+            "open it in a PO editor such as Poedit, which shows the mistake",
+        )
         return None
     except (UnicodeDecodeError, ValueError) as error:
         report.error(Location(shown_path(path), 1, 1), "content-po.syntax", f"cannot read the PO file: {error}", "save it as UTF-8")
@@ -180,7 +185,9 @@ def site_catalogs(catalogs: Mapping[str, ContentCatalog], languages: tuple[str, 
         is_default = bool(languages) and language == languages[0]
         reason = "the default language, the one content.po files translate from" if is_default else "not a site language"
         hint = "" if is_default else f"add '{language}' to 'languages:' in content/site.yaml"
-        report.warning(Location(shown_path(catalog.path)), "content-po.unused-language", f"content translations for '{language}' are not used: it is {reason}", hint)
+        report.warning(
+            Location(shown_path(catalog.path)), "content-po.unused-language", f"content translations for '{language}' are not used: it is {reason}", hint
+        )
     return used
 
 

@@ -161,7 +161,8 @@ def render_inputs_key(options: Options, renderer: Renderer) -> str:
 
 def page_key(inputs_key: str, page: Page, context: dict) -> str:
     """What a page is made from; an equal key means an equal page."""
-    described = (page.path, page.template, page.language, page.title, sorted(page.alternates.items()), page.x_default, page.in_sitemap, sorted(page.fallbacks), context)
+    versions = (sorted(page.alternates.items()), sorted(page.fallbacks), page.x_default)
+    described = (page.path, page.template, page.language, page.title, versions, page.in_sitemap, context)
     return hashlib.sha256(f"{inputs_key}{described!r}".encode()).hexdigest()
 
 

@@ -104,12 +104,11 @@ class ViewBuilder:
         title = self.content.comparisons[comparison_id].texts[text_lang].title
         return Link(urls.record("comparisons", lg.edition.language, comparison_id), title, self._foreign(text_lang, lg.edition.language))
 
-    def _alternates(self, kind: str, record_id: str, attribute: str) -> dict[str, str]:
-        return {lang: urls.record(kind, lang, record_id) for lang, lg in self.graph.languages.items() if record_id in getattr(lg.edition, attribute)}
-
-    def _fallbacks(self, record_id: str, attribute: str) -> frozenset[str]:
-        """The languages that show the record in another language, for want of a translation."""
-        return frozenset(lang for lang, lg in self.graph.languages.items() if getattr(lg.edition, attribute).get(record_id, lang) != lang)
+    def _versions(self, kind: str, record_id: str, attribute: str) -> dict:
+        """A record page's alternates (language -> path), and fallbacks: the languages showing it untranslated."""
+        editions = {lang: getattr(lg.edition, attribute) for lang, lg in self.graph.languages.items()}
+        alternates = {lang: urls.record(kind, lang, record_id) for lang, ids in editions.items() if record_id in ids}
+        return {"alternates": alternates, "fallbacks": frozenset(lang for lang, ids in editions.items() if ids.get(record_id, lang) != lang)}
 
     def _every_language(self, make_path) -> dict[str, str]:
         return {lang: make_path(lang) for lang in self.site.languages}
@@ -171,8 +170,7 @@ class ViewBuilder:
             language,
             text.title,
             partial(self._topic_context, lg, topic_id),
-            self._alternates("topics", topic_id, "topics"),
-            fallbacks=self._fallbacks(topic_id, "topics"),
+            **self._versions("topics", topic_id, "topics"),
             sources=(
                 f"topics/{topic_id}",
                 *(f"questions/{q}" for q in lg.questions_by_topic[topic_id]),
@@ -230,8 +228,7 @@ class ViewBuilder:
             language,
             excerpt(plain_text(stem), TITLE_EXCERPT),
             partial(self._question_context, lg, question_id),
-            self._alternates("questions", question_id, "questions"),
-            fallbacks=self._fallbacks(question_id, "questions"),
+            **self._versions("questions", question_id, "questions"),
             sources=sources,
         )
 
@@ -291,8 +288,7 @@ class ViewBuilder:
             language,
             self.content.terms[term_id].texts[text_lang].term,
             partial(self._term_context, lg, term_id),
-            self._alternates("glossary", term_id, "terms"),
-            fallbacks=self._fallbacks(term_id, "terms"),
+            **self._versions("glossary", term_id, "terms"),
             sources=sources,
         )
 
@@ -336,8 +332,7 @@ class ViewBuilder:
             language,
             comparison.texts[text_lang].title,
             partial(self._comparison_context, lg, comparison_id),
-            self._alternates("comparisons", comparison_id, "comparisons"),
-            fallbacks=self._fallbacks(comparison_id, "comparisons"),
+            **self._versions("comparisons", comparison_id, "comparisons"),
             sources=sources,
         )
 

@@ -46,7 +46,10 @@ def test_a_fallback_page_points_its_canonical_to_the_default_language_and_has_no
 def test_translations_leave_the_fallback_versions_out_of_their_alternates(site):
     page = read(site, "nl/questions/tensor")
     assert links(page, "canonical") == [("", "https://example.org/study/nl/questions/tensor/")]
-    assert links(page, "alternate") == [("nl", "https://example.org/study/nl/questions/tensor/"), ("x-default", "https://example.org/study/nl/questions/tensor/")]
+    assert links(page, "alternate") == [
+        ("nl", "https://example.org/study/nl/questions/tensor/"),
+        ("x-default", "https://example.org/study/nl/questions/tensor/"),
+    ]
     translated = read(site, "nl/questions/gpu-role")
     assert [code for code, _ in links(translated, "alternate")] == ["nl", "fr", "x-default"]  # gpu-role has no 'ar' text
     assert 'hreflang="ar"' in translated  # the switcher still leads the reader to the Arabic page

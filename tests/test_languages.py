@@ -11,6 +11,7 @@ from html.parser import HTMLParser
 
 import pytest
 from conftest import CHROMIUM, ROOT, SAMPLE_CONTENT, run_cli
+from test_accessibility import violations
 from test_validity import validate
 
 from studysite.catalogs import extract_from
@@ -92,7 +93,7 @@ def english_phrases() -> tuple[str, ...]:
 
 def test_the_english_check_finds_english():
     assert "Show answer and explanation" in english_phrases()
-    assert "Show answer and explanation" in shown_text('<details><summary>Show answer and explanation</summary></details>')
+    assert "Show answer and explanation" in shown_text("<details><summary>Show answer and explanation</summary></details>")
     assert "Correct" in shown_text('<div data-correct="Correct!"></div>') and "x" not in shown_text("<script>x</script>")
 
 
@@ -218,8 +219,6 @@ def test_not_found_without_javascript_is_in_the_default_language(languages_brows
 @pytest.mark.parametrize("lang", ADDED)
 @pytest.mark.parametrize("pattern", ["{lang}/questions/data-parallelism/", "{lang}/practice/gpu-programming/", "{lang}/gone/"])
 def test_added_languages_have_no_accessibility_violations(languages_browser, languages_url, lang, pattern):
-    from test_accessibility import violations
-
     context, page, errors = open_in(languages_browser, languages_url + pattern.format(lang=lang), bypass_csp=True)
     try:
         assert errors == []
