@@ -1,4 +1,5 @@
-"""The translators' gettext workflow over templates/: extract, update, init (with Babel)."""
+"""The translators' gettext workflow (with Babel): extract, update, init, for the UI messages of
+templates/ (messages.po) and for the content's text (content.po, see contentpo.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,12 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
-from .i18n import DOMAIN, catalog_path, is_valid_language, parse_locale
+from . import contentpo
+from .diagnostics import Report
+from .i18n import DOMAIN, SHIPPED_LOCALES, catalog_path, is_valid_language, parse_locale
+from .load import load_documents
+from .model import Content
+from .validate import validate_content
 
 TEMPLATE_FILE = f"{DOMAIN}.pot"
 METHOD_MAP = [("**.html", "jinja2.ext:babel_extract"), ("**.xml", "jinja2.ext:babel_extract")]
@@ -23,11 +29,12 @@ class CatalogError(Exception):
 
 
 def extract(site_root: Path) -> Catalog:
-    """Every UI message of the site's templates, with the places it is used."""
-    templates = site_root / "templates"
-    if not templates.is_dir():
+    """Every UI message of the templates a site is built with: its own, then Studysite's."""
+    folders = [site_root / "templates", SHIPPED_LOCALES.parent / "templates"]
+    unique = [folder for index, folder in enumerate(folders) if folder.is_dir() and folder.resolve() not in [f.resolve() for f in folders[:index]]]
+    if not unique:
         raise CatalogError(f"no templates/ folder in '{site_root}'")
-    return extract_from([templates])
+    return extract_from(unique)
 
 
 def extract_from(template_dirs: list[Path]) -> Catalog:
@@ -39,10 +46,13 @@ def extract_from(template_dirs: list[Path]) -> Catalog:
     return catalog
 
 
-def _write(catalog: Catalog, path: Path) -> None:
+def _write(catalog: Catalog, path: Path, content: bool = False) -> None:
+    """A catalog as a PO file. UI catalogs are sorted by msgid; content catalogs keep the
+    records' order (kind, id, field) and name only the file of each entry, not its line,
+    so that editing one record changes only its own entries."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as file:
-        write_po(file, catalog, width=100, sort_output=True, ignore_obsolete=True)
+        write_po(file, catalog, width=100, sort_output=not content, ignore_obsolete=not content, include_lineno=not content, include_previous=content)
 
 
 def _read(path: Path, language: str | None = None) -> Catalog:
@@ -50,36 +60,83 @@ def _read(path: Path, language: str | None = None) -> Catalog:
         return read_po(file, locale=parse_locale(language) if language else None)
 
 
-def run(action: str, site_root: Path, language: str | None) -> str:
+def run(action: str, site_root: Path, language: str | None, content: Content | None = None) -> str:
+    """An `i18n` command; content is the validated site content (None: UI messages only)."""
     locales = site_root / "locales"
     template = extract(site_root)
+    content_template = contentpo.make_template(content, EPOCH) if content is not None else None
     if action == "extract":
         _write(template, locales / TEMPLATE_FILE)
-        return f"Extracted {len(template)} messages to {locales / TEMPLATE_FILE}."
+        done = f"Extracted {len(template)} messages to {locales / TEMPLATE_FILE}"
+        if content_template is not None:
+            _write(content_template, locales / contentpo.TEMPLATE_FILE, content=True)
+            done += f" and {len(content_template)} content fields to {locales / contentpo.TEMPLATE_FILE}"
+        return done + "."
     if action == "init":
-        return init(locales, template, language or "")
-    return update(locales, template)
+        return init(locales, template, language or "", content_template, content)
+    return update(locales, template, content_template, language)
 
 
-def init(locales: Path, template: Catalog, language: str) -> str:
+def read_content(content_dir: Path) -> Content | None:
+    """The validated content whose text content.pot holds; None when there is no content
+    folder (a site of templates only). A content error stops the command, located."""
+    if not (content_dir / "site.yaml").is_file():
+        return None
+    report = Report(source_root=content_dir)
+    content = validate_content(load_documents(content_dir, report), report)
+    report.raise_if_errors()
+    return content
+
+
+def _new_catalog(language: str, domain: str) -> Catalog:
+    return Catalog(locale=parse_locale(language), domain=domain, project="Studysite", creation_date=EPOCH, revision_date=EPOCH, fuzzy=False)
+
+
+def init(locales: Path, template: Catalog, language: str, content_template: Catalog | None = None, content: Content | None = None) -> str:
+    """Create a language's messages.po (from Studysite's shipped catalog when there is one)
+    and its content.po; an existing file is left alone."""
     if not is_valid_language(language):
         raise CatalogError(f"'{language}' is not a valid language code")
     path = catalog_path(locales, language)
-    if path.exists():
+    content_path = contentpo.po_path(locales, language)
+    wants_content = content_template is not None and content is not None and language != content.site.default_language
+    if path.exists() and (content_path.exists() or not wants_content):
         raise CatalogError(f"{path} exists already; run 'python build.py i18n update' to bring it up to date")
-    catalog = Catalog(locale=parse_locale(language), domain=DOMAIN, project="Studysite", creation_date=EPOCH, revision_date=EPOCH, fuzzy=False)
-    catalog.update(template)
-    _write(catalog, path)
-    return f"Created {path}: translate its {len(catalog)} messages, then add '{language}' to 'languages:' in content/site.yaml."
-
-
-def update(locales: Path, template: Catalog) -> str:
-    updated = []
-    for path in sorted(locales.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
-        language = path.parent.parent.name.replace("_", "-")
-        catalog = _read(path, language)
+    done = []
+    if not path.exists():
+        shipped = catalog_path(SHIPPED_LOCALES, language)
+        catalog = _read(shipped, language) if shipped.is_file() else _new_catalog(language, DOMAIN)
         catalog.update(template)
         _write(catalog, path)
-        updated.append(language)
+        origin = "from Studysite's shipped translations" if shipped.is_file() else f"translate its {len(catalog)} messages"
+        done.append(f"Created {path} ({origin}).")
+    if wants_content and not content_path.exists():
+        catalog = contentpo.update_catalog(_new_catalog(language, contentpo.DOMAIN), content_template)
+        _write(catalog, content_path, content=True)
+        done.append(f"Created {content_path}: translate its {len(catalog)} content fields.")
+    done.append(f"Add '{language}' to 'languages:' in content/site.yaml when it is ready.")
+    return " ".join(done)
+
+
+def update(locales: Path, template: Catalog, content_template: Catalog | None = None, language: str | None = None) -> str:
+    """Bring every catalog (or one language's) up to date with the templates and the content."""
+    updated = []
+    for path in sorted(locales.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
+        code = path.parent.parent.name.replace("_", "-")
+        if language and code != language:
+            continue
+        catalog = _read(path, code)
+        catalog.update(template)
+        _write(catalog, path)
+        updated.append(f"{code} ({DOMAIN})")
     _write(template, locales / TEMPLATE_FILE)
+    content_catalogs = sorted(locales.glob(f"*/LC_MESSAGES/{contentpo.DOMAIN}.po"))
+    if content_template is not None and (content_catalogs or (locales / contentpo.TEMPLATE_FILE).exists()):
+        for path in content_catalogs:
+            code = path.parent.parent.name.replace("_", "-")
+            if language and code != language:
+                continue
+            _write(contentpo.update_catalog(_read(path, code), content_template), path, content=True)
+            updated.append(f"{code} ({contentpo.DOMAIN})")
+        _write(content_template, locales / contentpo.TEMPLATE_FILE, content=True)
     return f"Updated {len(updated)} catalogs ({', '.join(updated) or 'none'}) from {len(template)} messages."

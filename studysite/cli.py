@@ -43,9 +43,9 @@ def make_parser() -> argparse.ArgumentParser:
     status = commands.add_parser("status", help="translation coverage per language")
     _content_options(status)
 
-    i18n = commands.add_parser("i18n", help="gettext workflow for the UI strings in templates/")
+    i18n = commands.add_parser("i18n", help="gettext workflow: UI strings of templates/ (messages.po), content text (content.po)")
     i18n.add_argument("action", choices=["extract", "update", "init"])
-    i18n.add_argument("language", nargs="?", help="language code, for init")
+    i18n.add_argument("language", nargs="?", help="language code: needed by init; update refreshes only that language's catalogs")
     i18n.add_argument("--content", type=Path, default=Path("content"), help=argparse.SUPPRESS)
     return parser
 
@@ -178,7 +178,8 @@ def run_i18n(args) -> int:
     if args.action == "init" and not args.language:
         print("error: 'i18n init' needs a language code, e.g. 'python build.py i18n init de'", file=sys.stderr)
         return EXIT_USAGE
-    print(catalogs.run(args.action, pipeline.Options(content_dir=args.content).site_root, args.language))
+    options = pipeline.Options(content_dir=args.content)
+    print(catalogs.run(args.action, options.site_root, args.language, catalogs.read_content(args.content)))
     return EXIT_OK
 
 

@@ -11,6 +11,7 @@ import io
 from pathlib import Path
 
 from babel import Locale, UnknownLocaleError
+from babel.messages.catalog import Catalog, Message
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import PoFileError, read_po
 from babel.numbers import format_decimal
@@ -20,6 +21,7 @@ from .diagnostics import Location, Report
 
 DOMAIN = "messages"
 SOURCE_LANGUAGE = "en"
+SHIPPED_LOCALES = Path(__file__).resolve().parent.parent / "locales"  # Studysite's own UI catalogs
 
 
 def catalog_path(locales_dir: Path, language: str) -> Path:
@@ -32,26 +34,54 @@ def read_catalog(path: Path, language: str):
 
 
 def load_translations(locales_dir: Path, language: str, report: Report) -> NullTranslations:
-    """The UI translations of a language; English msgids (with a warning) when it has none."""
-    path = catalog_path(locales_dir, language)
-    if not path.is_file():
+    """The UI translations of one locales/ folder; English msgids (with a warning) when it has none."""
+    return load_layered_translations([locales_dir], language, report)
+
+
+def load_layered_translations(folders: list[Path], language: str, report: Report) -> NullTranslations:
+    """The UI translations of a language from layered locales/ folders, the first winning
+    message by message (a site's own catalog over Studysite's shipped one); English
+    msgids, with a warning, when no folder has the language."""
+    paths = [catalog_path(folder, language) for folder in folders if catalog_path(folder, language).is_file()]
+    if not paths:
         if not language.startswith(SOURCE_LANGUAGE):
             report.warning(
-                Location(shown_path(path)),
+                Location(shown_path(catalog_path(folders[0], language))),
                 "i18n.catalog-missing",
                 f"no UI translations for '{language}': its pages use English UI text",
                 f"run 'python build.py i18n init {language}' and translate the new .po file",
             )
         return NullTranslations()
-    try:
-        catalog = read_catalog(path, language)
-    except (PoFileError, UnicodeDecodeError, ValueError) as error:
-        report.error(Location(shown_path(path)), "i18n.catalog-invalid", f"cannot read the catalog: {error}")
-        return NullTranslations()
+    catalogs = []
+    for path in paths:
+        try:
+            catalogs.append(read_catalog(path, language))
+        except (PoFileError, UnicodeDecodeError, ValueError) as error:
+            report.error(Location(shown_path(path)), "i18n.catalog-invalid", f"cannot read the catalog: {error}")
+            return NullTranslations()
     buffer = io.BytesIO()
-    write_mo(buffer, catalog)  # fuzzy entries are left out, as gettext does
+    write_mo(buffer, merge_catalogs(catalogs))  # fuzzy entries are left out, as gettext does
     buffer.seek(0)
     return Translations(buffer, domain=DOMAIN)
+
+
+def is_translated(message: Message) -> bool:
+    strings = message.string if isinstance(message.string, tuple) else (message.string,)
+    return bool(message.id) and not message.fuzzy and all(strings)
+
+
+def merge_catalogs(catalogs: list[Catalog]) -> Catalog:
+    """One catalog from several: the first's headers (its plural forms), and for each
+    message the first translation of it that is complete and not fuzzy."""
+    merged = Catalog(locale=catalogs[0].locale, domain=DOMAIN, fuzzy=False)
+    merged.mime_headers = catalogs[0].mime_headers
+    for catalog in reversed(catalogs):
+        for message in catalog:
+            current = merged.get(message.id, message.context) if message.id else None
+            if message.id and (current is None or is_translated(message)):
+                merged.delete(message.id, message.context)  # setting an existing message would merge the two
+                merged[message.id] = message
+    return merged
 
 
 def shown_path(path: Path) -> str:

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import jinja2
 
-from . import search, urls
+from . import contentpo, search, urls
 from .diagnostics import ContentError, Diagnostic, Location, Report, Severity
 from .graph import Graph, build_graph
-from .i18n import catalog_path, load_translations, shown_path
+from .i18n import load_layered_translations, shown_path
 from .load import load_documents
 from .markup import render_content
 from .model import Content
@@ -82,10 +82,13 @@ def load(options: Options, report: Report) -> LoadedSite:
     """Phase one: read, validate and cross-reference the content; plan every page."""
     documents = load_documents(options.content_dir, report)
     base_url = normalize_base_url(options.base_url) if options.base_url else ""
-    content = validate_content(documents, report, base_url)
+    po_catalogs = contentpo.read_content_catalogs(options.site_root / "locales", report)
+    content = validate_content(documents, report, base_url, frozenset(contentpo.supplied(po_catalogs)))
     report.raise_if_errors()
     assert content is not None  # a missing or broken site.yaml is an error
-    statuses = translation_status(documents, content, options.content_dir, options.layered("templates"), options.layered("locales"))
+    content, coverage = contentpo.apply_translations(content, contentpo.site_catalogs(po_catalogs, content.site.languages, report), report)
+    report.raise_if_errors()
+    statuses = translation_status(documents, content, options.content_dir, options.layered("templates"), options.layered("locales"), coverage)
     del documents  # the YAML nodes are the largest thing held; the records have all they said
     rendered = render_content(content, report)
     graph = build_graph(content, rendered)
@@ -159,7 +162,8 @@ def render_inputs_key(options: Options, renderer: Renderer) -> str:
 
 def page_key(inputs_key: str, page: Page, context: dict) -> str:
     """What a page is made from; an equal key means an equal page."""
-    described = (page.path, page.template, page.language, page.title, sorted(page.alternates.items()), page.x_default, page.in_sitemap, context)
+    versions = (sorted(page.alternates.items()), sorted(page.fallbacks), page.x_default)
+    described = (page.path, page.template, page.language, page.title, versions, page.in_sitemap, context)
     return hashlib.sha256(f"{inputs_key}{described!r}".encode()).hexdigest()
 
 
@@ -235,10 +239,9 @@ def make_renderer(options: Options, content: Content, report: Report, assets: di
 
 
 def load_site_translations(options: Options, language: str, report: Report):
-    """The catalog of the site's own locales/ when it has the language, else Studysite's."""
+    """The site's own catalog of the language over Studysite's shipped one, message by message."""
     folders = options.layered("locales") or [options.site_root / "locales"]
-    folder = next((f for f in folders if catalog_path(f, language).is_file()), folders[0])
-    return load_translations(folder, language, report)
+    return load_layered_translations(folders, language, report)
 
 
 def render_page(renderer: Renderer, page: Page, context: dict) -> str:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import jinja2
 from babel.support import NullTranslations
+from markupsafe import Markup
 
 from . import search, urls
 from .i18n import autonym, format_number, language_name, text_direction
@@ -55,12 +56,26 @@ class SiteInfo:
 
 
 def hreflang_alternates(page: Page, languages: tuple[str, ...]) -> list[tuple[str, str]]:
-    """(hreflang, path) for every language version of a page, itself included, then x-default."""
-    alternates = [(lang, page.alternates[lang]) for lang in languages if lang in page.alternates]
+    """(hreflang, path) for every translation of a page, itself included, then x-default.
+    A version showing another language's text (a fallback) is no translation: it is left
+    out, and a fallback page itself has no alternates (its canonical is the default's)."""
+    if page.language in page.fallbacks:
+        return []
+    alternates = [(lang, page.alternates[lang]) for lang in languages if lang in page.alternates and lang not in page.fallbacks]
     x_default = page.x_default if page.x_default is not None else page.alternates.get(languages[0])
     if x_default is not None:
         alternates.append(("x-default", x_default))
     return alternates
+
+
+def canonical_path(page: Page, default_language: str) -> str:
+    """Where search engines should index a page: itself, or for a fallback page the page of
+    the language its text is in, the default one."""
+    return page.alternates.get(default_language, page.path) if page.language in page.fallbacks else page.path
+
+
+def in_sitemap(page: Page) -> bool:
+    return page.in_sitemap and page.language not in page.fallbacks
 
 
 class Renderer:
@@ -73,6 +88,12 @@ class Renderer:
         environment = self.environments[page.language]
         template = environment.get_template(page.template)
         return template.render(**self.page_context(page), **context)
+
+    def render_in(self, page: Page, language: str, name: str, values: Mapping) -> Markup:
+        """A part of a page rendered in another language (the 404 page speaks them all)."""
+        context = {**self.page_context(page), "lang": language, "dir": text_direction(language), **values}
+        context["site_title"] = self.site.titles.get(language) or context["site_title"]
+        return Markup(self.environments[language].get_template(name).render(**context))
 
     def page_context(self, page: Page) -> dict:
         site = self.site
@@ -89,7 +110,7 @@ class Renderer:
             "lang": page.language,
             "dir": text_direction(page.language),
             "href": links.href,
-            "canonical": links.absolute(page.path) if page.in_sitemap else "",
+            "canonical": links.absolute(canonical_path(page, default)) if page.in_sitemap else "",
             "alternates": alternates,
             "switcher": switcher,
             "site_title": site.titles.get(page.language) or site.titles.get(default, ""),
@@ -102,6 +123,8 @@ class Renderer:
             "downloads_path": urls.downloads(page.language),
             "asset": lambda name: links.href(site.assets[name]),
             "language_name": lambda code: language_name(code, page.language),
+            "direction": text_direction,
+            "render_in": lambda language, name, **values: self.render_in(page, language, name, values),
             "csp": CONTENT_SECURITY_POLICY,
             "live_reload": site.live_reload,
         }
@@ -116,7 +139,7 @@ class Renderer:
                 "alternates": [(code, self.site.base_url + path) for code, path in hreflang_alternates(page, self.site.languages)],
             }
             for page in pages
-            if page.in_sitemap
+            if in_sitemap(page)
         ]
         parts = split_sitemap(environment.get_template("sitemap.xml"), entries, max_urls, max_bytes)
         if len(parts) == 1:

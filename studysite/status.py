@@ -1,7 +1,8 @@
 """Status: how far each language's translation is, for content and for the UI.
 
-A record is *missing* in a language without a block for it, and *outdated* when git says
-its default-language block changed after the block in that language did. A UI message is
+A record is *missing* in a language without a block for it (and no translation in its
+content.po), and *outdated* when git says its default-language block changed after the block
+in that language did, or when its content.po translation was made from another source text. A UI message is
 *missing* when its catalog lacks it or leaves it empty, and *fuzzy* when Babel's update
 flagged it because its English text changed.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import subprocess
 from collections import Counter
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +20,8 @@ import yaml
 from babel.messages.catalog import Catalog
 
 from . import catalogs
-from .i18n import SOURCE_LANGUAGE, catalog_path, read_catalog
+from .contentpo import Coverage
+from .i18n import SOURCE_LANGUAGE, catalog_path, merge_catalogs, read_catalog
 from .load import Document
 from .model import Content
 
@@ -112,8 +115,10 @@ def files_with_history(content_dir: Path) -> set[str]:
     return {path for path, count in commits.items() if count > 1} | set(changed)
 
 
-def content_status(documents: list[Document], content: Content, content_dir: Path):
-    """Per language: (records, missing, outdated, git_checked)."""
+def content_status(documents: list[Document], content: Content, content_dir: Path, coverage: Mapping[str, Coverage] | None = None):
+    """Per language: (records, missing, outdated, git_checked). A record without a block in
+    a language may be translated by content.po, or outdated there (its place in the PO file)."""
+    coverage = coverage or {}
     languages = content.site.languages
     ids = {r.location.path: r.id for kind in (content.topics, content.questions, content.terms, content.comparisons) for r in kind.values()}
     records = [d for d in documents if d.path in ids]
@@ -132,7 +137,11 @@ def content_status(documents: list[Document], content: Content, content_dir: Pat
             ref = RecordRef(document.kind, ids[document.path], document.path)
             blocks = _blocks(document)
             if language not in blocks:
-                missing.append(ref)
+                po = coverage.get(language, Coverage())
+                if (ref.kind, ref.id) in po.outdated:
+                    outdated.append(RecordRef(ref.kind, ref.id, po.outdated[(ref.kind, ref.id)]))
+                elif (ref.kind, ref.id) not in po.translated:
+                    missing.append(ref)
                 continue
             times = blame.get(document.path)
             if language != default and default in blocks and times:
@@ -147,10 +156,10 @@ def ui_status(template: Catalog, locales: list[Path], language: str) -> tuple[in
     ids = sorted(m.id if isinstance(m.id, str) else m.id[0] for m in template if m.id)
     if language.startswith(SOURCE_LANGUAGE):
         return len(ids), (), ()
-    path = next((catalog_path(folder, language) for folder in locales if catalog_path(folder, language).is_file()), None)
-    if path is None:
+    paths = [catalog_path(folder, language) for folder in locales if catalog_path(folder, language).is_file()]
+    if not paths:
         return len(ids), tuple(ids), ()
-    catalog = read_catalog(path, language)
+    catalog = merge_catalogs([read_catalog(path, language) for path in paths])
     missing, fuzzy = [], []
     for message_id in ids:
         message = catalog.get(message_id)
@@ -165,11 +174,11 @@ def ui_status(template: Catalog, locales: list[Path], language: str) -> tuple[in
     return len(ids), tuple(missing), tuple(fuzzy)
 
 
-def translation_status(documents: list[Document], content: Content, content_dir: Path, template_dirs: list[Path], locales: list[Path]):
-    """The status of every site language."""
+def translation_status(documents: list[Document], content: Content, content_dir: Path, template_dirs: list[Path], locales: list[Path], coverage=None):
+    """The status of every site language; coverage: what content.po translated (contentpo.py)."""
     languages = content.site.languages
     template = catalogs.extract_from(template_dirs)
-    by_language = content_status(documents, content, content_dir)
+    by_language = content_status(documents, content, content_dir, coverage)
     statuses = []
     for language in languages:
         records, missing, outdated, git_checked = by_language[language]

@@ -77,12 +77,14 @@ class _Parsed:
     block_locations: dict  # language -> Location
 
 
-def validate_content(documents: list[Document], report: Report, base_url_override: str = "") -> Content | None:
-    """Records from documents; None when the site configuration itself is unusable."""
+def validate_content(documents: list[Document], report: Report, base_url_override: str = "", supplied: frozenset = frozenset()) -> Content | None:
+    """Records from documents; None when the site configuration itself is unusable. A record
+    missing a language is not warned about when `supplied` holds its (kind, id, language):
+    content.po translates it (contentpo.py checks that translation)."""
     site_docs = [d for d in documents if d.kind == "site"]
     site = read_site_config(site_docs[0], report, base_url_override) if site_docs else None
     languages = site.languages if site else ()
-    validator = _RecordValidator(report, languages)
+    validator = _RecordValidator(report, languages, supplied)
     parsed = [p for d in documents if d.kind != "site" for p in [validator.record(d)] if p]
     records = validator.link(parsed)
     if site is None:
@@ -91,9 +93,10 @@ def validate_content(documents: list[Document], report: Report, base_url_overrid
 
 
 class _RecordValidator:
-    def __init__(self, report: Report, languages: tuple[str, ...]):
+    def __init__(self, report: Report, languages: tuple[str, ...], supplied: frozenset = frozenset()):
         self.report = report
         self.languages = languages
+        self.supplied = supplied
         self.references: list[Reference] = []
 
     def record(self, document: Document) -> _Parsed | None:
@@ -265,7 +268,7 @@ class _RecordValidator:
 
     def _check_translations(self, item: _Parsed) -> None:
         for language in self.languages:
-            if language not in item.blocks:
+            if language not in item.blocks and (item.kind, item.id, language) not in self.supplied:
                 last_block = list(item.block_locations.values())[-1]
                 self.report.warning(
                     last_block, "translation.missing", f"{NOUNS[item.kind]} '{item.id}' has no '{language}' text", f"add a block '{language}:' like this one"

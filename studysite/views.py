@@ -41,6 +41,7 @@ class Page:
     in_sitemap: bool = True
     x_default: str | None = None  # the x-default alternate; the default language's version if None
     description: str = ""  # the meta description: the record's own text, else the site's description
+    fallbacks: frozenset[str] = frozenset()  # languages whose version shows another language's text
 
 
 @dataclass(frozen=True)
@@ -109,8 +110,11 @@ class ViewBuilder(termview.TermPage):
         title = self.content.comparisons[comparison_id].texts[text_lang].title
         return Link(urls.record("comparisons", lg.edition.language, comparison_id), title, self._foreign(text_lang, lg.edition.language))
 
-    def _alternates(self, kind: str, record_id: str, attribute: str) -> dict[str, str]:
-        return {lang: urls.record(kind, lang, record_id) for lang, lg in self.graph.languages.items() if record_id in getattr(lg.edition, attribute)}
+    def _versions(self, kind: str, record_id: str, attribute: str) -> dict:
+        """A record page's alternates (language -> path), and fallbacks: the languages showing it untranslated."""
+        editions = {lang: getattr(lg.edition, attribute) for lang, lg in self.graph.languages.items()}
+        alternates = {lang: urls.record(kind, lang, record_id) for lang, ids in editions.items() if record_id in ids}
+        return {"alternates": alternates, "fallbacks": frozenset(lang for lang, ids in editions.items() if ids.get(record_id, lang) != lang)}
 
     def _every_language(self, make_path) -> dict[str, str]:
         return {lang: make_path(lang) for lang in self.site.languages}
@@ -177,8 +181,8 @@ class ViewBuilder(termview.TermPage):
             language,
             text.title,
             partial(self._topic_context, lg, topic_id),
-            self._alternates("topics", topic_id, "topics"),
-            (
+            **self._versions("topics", topic_id, "topics"),
+            sources=(
                 f"topics/{topic_id}",
                 *(f"questions/{q}" for q in lg.questions_by_topic[topic_id]),
                 *(f"glossary/{t}" for t in lg.terms_by_topic[topic_id]),
@@ -236,8 +240,8 @@ class ViewBuilder(termview.TermPage):
             language,
             excerpt(plain_text(stem), TITLE_EXCERPT),
             partial(self._question_context, lg, question_id),
-            self._alternates("questions", question_id, "questions"),
-            sources,
+            **self._versions("questions", question_id, "questions"),
+            sources=sources,
             description=description(stem),
         )
 
@@ -297,8 +301,8 @@ class ViewBuilder(termview.TermPage):
             language,
             self.content.terms[term_id].texts[text_lang].term,
             partial(self._term_context, lg, term_id),
-            self._alternates("glossary", term_id, "terms"),
-            sources,
+            **self._versions("glossary", term_id, "terms"),
+            sources=sources,
             description=description(self.rendered.terms.get((term_id, text_lang), "")),
         )
 
@@ -312,8 +316,8 @@ class ViewBuilder(termview.TermPage):
             language,
             comparison.texts[text_lang].title,
             partial(self._comparison_context, lg, comparison_id),
-            self._alternates("comparisons", comparison_id, "comparisons"),
-            sources,
+            **self._versions("comparisons", comparison_id, "comparisons"),
+            sources=sources,
             description=description(self.rendered.comparisons[(comparison_id, text_lang)].summary),
         )
 

@@ -1,0 +1,137 @@
+"""Content translated in PO files: content.pot, content.po per language, the build using it."""
+
+from babel.messages.pofile import read_po, write_po
+from conftest import run_cli
+
+SITE = "languages: [nl, fr, de]\nnl: {title: Studie}\nfr: {title: Étude}\nde: {title: Studium}\n"
+GERMAN = {
+    "topics/basics:title": "Grundlagen",
+    "topics/basics:description": "Über *Dinge*.",
+    "questions/gpu-role:question": "Was macht eine GPU?",
+    "questions/gpu-role:choices.1": "Nichts",
+    "questions/gpu-role:choices.2": "Rechnen",
+    "questions/gpu-role:explanation": "Eine GPU rechnet parallel.",
+    "glossary/gpu:term": "GPU",
+    "glossary/gpu:definition": "Grafikprozessor.",
+}
+
+
+def read(path):
+    with path.open("rb") as file:
+        return read_po(file)
+
+
+def translate(path, translations):
+    """What a translator does in a PO editor: fill msgstrs, clear the fuzzy flags."""
+    catalog = read(path)
+    for message in catalog:
+        if message.context in translations:
+            message.string = translations[message.context]
+            message.flags.discard("fuzzy")
+    with path.open("wb") as file:
+        write_po(file, catalog, width=100)
+
+
+def test_extract_writes_one_entry_per_field_named_by_msgctxt(make_content):
+    content = make_content()
+    result = run_cli("i18n", "extract", "--content", content)
+    assert result.status == 0, result.err
+    pot = content.parent / "locales/content.pot"
+    catalog = read(pot)
+    entries = {m.context: m.id for m in catalog if m.id}
+    assert entries == {
+        "topics/basics:title": "Onderwerp",
+        "topics/basics:description": "Over *dingen*.",
+        "questions/gpu-role:question": "Wat doet een GPU?",
+        "questions/gpu-role:choices.1": "Niets",
+        "questions/gpu-role:choices.2": "Rekenen",
+        "questions/gpu-role:explanation": "Een GPU rekent parallel.",
+        "glossary/gpu:term": "GPU",
+        "glossary/gpu:definition": "Grafische processor.",
+    }
+    assert [m.context for m in catalog if m.id][:2] == ["topics/basics:title", "topics/basics:description"]  # record order, not msgid order
+    text = pot.read_text(encoding="utf-8")
+    assert "#: content/questions/gpu-role.yaml\n" in text and "content-type: text/plain; charset=utf-8" in text.lower()
+    assert "#. question gpu-role, explanation (Markdown)" in text and "#. question gpu-role, choice B (inline Markdown)" in text
+
+
+def test_round_trip_translate_build_change_source_outdated(make_content, tmp_path):
+    content = make_content(**{"site.yaml": SITE})
+    assert run_cli("i18n", "init", "de", "--content", content).status == 0
+    po = content.parent / "locales/de/LC_MESSAGES/content.po"
+    header = po.read_text(encoding="utf-8")
+    assert "Language: de" in header and "Plural-Forms: nplurals=2" in header  # what Poedit needs
+    translate(po, GERMAN)
+    check = run_cli("check", "--content", content, "--strict")
+    assert check.status == 0, check.err  # no "has no 'de' text" warning: content.po translates it
+    out = tmp_path / "site"
+    assert run_cli("build", "--content", content, "--out", out, "--no-search").status == 0
+    page = (out / "de/questions/gpu-role/index.html").read_text(encoding="utf-8")
+    assert "Was macht eine GPU?" in page and "Rechnen" in page and "<p>Eine GPU rechnet parallel.</p>" in page
+    assert 'class="notice"' not in page and ' lang="nl"' not in page.partition("<main")[2]
+    assert "content 3/3 translated" in run_cli("status", "--content", content).out.split("\nde: ")[1]
+
+    question = content / "questions/gpu-role.yaml"
+    question.write_text(question.read_text(encoding="utf-8").replace("Een GPU rekent parallel.", "Een GPU rekent sterk parallel."), encoding="utf-8")
+    built = run_cli("build", "--content", content, "--out", out, "--no-search")
+    assert built.status == 0
+    assert "locales/de/LC_MESSAGES/content.po:" in built.err and "[content-po.outdated]" in built.err
+    page = (out / "de/questions/gpu-role/index.html").read_text(encoding="utf-8")
+    assert "Was macht eine GPU?" not in page and "Een GPU rekent sterk parallel." in page and 'class="notice"' in page
+    status = run_cli("status", "--content", content).out.split("\nde: ")[1]
+    assert status.startswith("content 2/3 translated, 0 missing, 1 outdated")
+    assert "  outdated: questions/gpu-role (" in status and "content.po:" in status
+    status_page = (out / "de/status/index.html").read_text(encoding="utf-8")
+    assert "questions/gpu-role" in status_page
+
+    assert run_cli("i18n", "update", "de", "--content", content).status == 0
+    entry = next(m for m in read(po) if m.context == "questions/gpu-role:explanation")
+    assert entry.fuzzy and entry.string == "Eine GPU rechnet parallel."
+    assert '#, fuzzy\n#| msgid "Een GPU rekent parallel."\nmsgctxt "questions/gpu-role:explanation"' in po.read_text(encoding="utf-8")
+    untouched = next(m for m in read(po) if m.context == "questions/gpu-role:question")
+    assert not untouched.fuzzy and untouched.string == "Was macht eine GPU?"
+    translate(po, {"questions/gpu-role:explanation": "Eine GPU rechnet stark parallel."})
+    assert run_cli("build", "--content", content, "--out", out, "--no-search").status == 0
+    assert "Eine GPU rechnet stark parallel." in (out / "de/questions/gpu-role/index.html").read_text(encoding="utf-8")
+
+
+def test_a_yaml_block_wins_over_content_po(make_content, tmp_path):
+    content = make_content(**{"site.yaml": SITE, "topics/basics.yaml": "nl: {title: Onderwerp}\nde: {title: Aus YAML}\n"})
+    assert run_cli("i18n", "init", "de", "--content", content).status == 0
+    translate(content.parent / "locales/de/LC_MESSAGES/content.po", {**GERMAN, "topics/basics:title": "Aus PO"})
+    assert run_cli("build", "--content", content, "--out", tmp_path / "site", "--no-search").status == 0
+    assert "Aus YAML" in (tmp_path / "site/de/topics/basics/index.html").read_text(encoding="utf-8")
+
+
+def test_update_is_stable_and_keeps_removed_entries_as_obsolete(make_content):
+    content = make_content(**{"site.yaml": SITE})
+    assert run_cli("i18n", "init", "de", "--content", content).status == 0
+    po = content.parent / "locales/de/LC_MESSAGES/content.po"
+    translate(po, GERMAN)
+    before = po.read_text(encoding="utf-8")
+    assert run_cli("i18n", "update", "--content", content).status == 0
+    assert po.read_text(encoding="utf-8") == before  # nothing changed: no diff
+    (content / "glossary/gpu.yaml").unlink()
+    (content / "questions/gpu-role.yaml").write_text((content / "questions/gpu-role.yaml").read_text().replace("terms: [gpu]\n", ""))
+    assert run_cli("i18n", "update", "--content", content).status == 0
+    assert '#~ msgctxt "glossary/gpu:definition"' in po.read_text(encoding="utf-8")
+
+
+def test_po_syntax_error_is_located_and_other_languages_warn(make_content, tmp_path):
+    content = make_content(**{"site.yaml": SITE})
+    assert run_cli("i18n", "init", "de", "--content", content).status == 0
+    po = content.parent / "locales/de/LC_MESSAGES/content.po"
+    lines = po.read_text(encoding="utf-8").splitlines()
+    lines.insert(20, "this is not PO")
+    po.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = run_cli("check", "--content", content)
+    assert result.status == 1
+    assert "locales/de/LC_MESSAGES/content.po:21:1: error: cannot read the PO file" in result.err and "[content-po.syntax]" in result.err
+    po.unlink()
+    other = content.parent / "locales/it/LC_MESSAGES/content.po"
+    other.parent.mkdir(parents=True)
+    other.write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n', encoding="utf-8")
+    result = run_cli("check", "--content", content)
+    assert result.status == 0
+    assert "locales/it/LC_MESSAGES/content.po: warning: content translations for 'it' are not used: it is not a site language" in result.err
+    assert "hint: add 'it' to 'languages:' in content/site.yaml" in result.err
