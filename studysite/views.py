@@ -15,7 +15,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from . import urls
+from . import anki, offline, urls
 from .graph import Graph, LanguageGraph
 from .i18n import autonym, language_name
 from .markup import RenderedText, excerpt, plain_text
@@ -120,6 +120,7 @@ class ViewBuilder:
             pages.append(self.status(lg))
             pages.append(self.review(lg))
             pages.append(self.downloads(lg))
+            pages.append(self.offline_page(lg))
             pages.extend(self.topic(lg, t) for t in lg.edition.topics)
             pages.extend(self.practice(lg, t) for t in lg.edition.topics if lg.questions_by_topic[t])
             pages.extend(self.question(lg, q) for q in lg.edition.questions)
@@ -356,9 +357,26 @@ class ViewBuilder:
         return Page(urls.review(language), "review.html", language, "", _ready({}), self._every_language(urls.review))
 
     def downloads(self, lg: LanguageGraph) -> Page:
-        """Anki decks and the offline switch."""
+        """The language's Anki deck, how to import it, and the switch that saves the language for offline reading."""
         language = lg.edition.language
-        return Page(urls.downloads(language), "downloads.html", language, "", _ready({}), self._every_language(urls.downloads))
+        context = {
+            "deck": {
+                "path": anki.deck_path(self.site_title(self.site.default_language), language),
+                "questions": len(lg.edition.questions),
+                "terms": len(lg.edition.terms),
+                "topics": sum(1 for t in lg.edition.topics if lg.questions_by_topic[t]),
+            },
+            "page_list": offline.page_list_path(language),
+            "autonym": autonym(language),
+        }
+        sources = (*(f"questions/{q}" for q in lg.edition.questions), *(f"glossary/{t}" for t in lg.edition.terms))
+        return Page(urls.downloads(language), "downloads.html", language, "", _ready(context), self._every_language(urls.downloads), sources)
+
+    def offline_page(self, lg: LanguageGraph) -> Page:
+        """Shown by the service worker, at any address, for a page that was not stored."""
+        language = lg.edition.language
+        context = {"downloads": urls.downloads(language)}
+        return Page(urls.offline(language), "offline.html", language, "", _ready(context), self._every_language(urls.offline), in_sitemap=False)
 
     def status(self, lg: LanguageGraph) -> Page:
         """The translators' page: what is left to translate in this language."""
