@@ -367,7 +367,7 @@ class ViewBuilder:
                 "topics": sum(1 for t in lg.edition.topics if lg.questions_by_topic[t]),
             },
             "page_list": offline.page_list_path(language),
-            "autonym": autonym(language),
+            "language": language_name(language, language),
         }
         sources = (*(f"questions/{q}" for q in lg.edition.questions), *(f"glossary/{t}" for t in lg.edition.terms))
         return Page(urls.downloads(language), "downloads.html", language, "", _ready(context), self._every_language(urls.downloads), sources)
