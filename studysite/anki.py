@@ -131,7 +131,13 @@ def plan_deck(source: DeckSource, lg: LanguageGraph, environment: jinja2.Environ
     term_fields = ("Term", term_field_name(term_language), "Definition")
     models = {
         "question": ModelPlan(f"{title} ({language})", QUESTION_FIELDS, str(cards.question_front()), str(cards.question_back()), str(cards.css())),
-        "term": ModelPlan(f"{title}: {cards.glossary()} ({language})", term_fields, str(cards.term_front()), str(cards.term_back(term_fields[1], language_name(term_language, language) if term_language else "")), str(cards.css())),
+        "term": ModelPlan(
+            f"{title}: {cards.glossary()} ({language})",
+            term_fields,
+            str(cards.term_front()),
+            str(cards.term_back(term_fields[1], language_name(term_language, language) if term_language else "")),
+            str(cards.css()),
+        ),
     }
     notes = [*question_notes(source, lg, title, cards), *term_notes(source, lg, f"{title}::{cards.glossary()}")]
     decks = (title, *dict.fromkeys(note.deck for note in notes))

@@ -106,7 +106,12 @@ def precache_paths(languages: tuple[str, ...], assets: Mapping[str, str]) -> lis
 
 
 def offline_files(
-    environment: jinja2.Environment, written: Mapping[str, str], titles: Mapping[str, str], descriptions: Mapping[str, str], assets: Mapping[str, str], languages: tuple[str, ...]
+    environment: jinja2.Environment,
+    written: Mapping[str, str],
+    titles: Mapping[str, str],
+    descriptions: Mapping[str, str],
+    assets: Mapping[str, str],
+    languages: tuple[str, ...],
 ) -> dict[str, bytes]:
     """Every file of the installable, offline site, by path; written after the pages and assets."""
     default = languages[0]
