@@ -358,24 +358,13 @@ class ViewBuilder:
 
     def downloads(self, lg: LanguageGraph) -> Page:
         """The language's Anki deck, how to import it, and the switch that saves the language for offline reading."""
-        language = lg.edition.language
-        context = {
-            "deck": {
-                "path": anki.deck_path(self.site_title(self.site.default_language), language),
-                "questions": len(lg.edition.questions),
-                "terms": len(lg.edition.terms),
-                "topics": sum(1 for t in lg.edition.topics if lg.questions_by_topic[t]),
-            },
-            "page_list": offline.page_list_path(language),
-            "language": language_name(language, language),
-        }
-        sources = (*(f"questions/{q}" for q in lg.edition.questions), *(f"glossary/{t}" for t in lg.edition.terms))
-        return Page(urls.downloads(language), "downloads.html", language, "", _ready(context), self._every_language(urls.downloads), sources)
+        language, deck = lg.edition.language, anki.deck_summary(lg, self.site_title(self.site.default_language))
+        context = {"deck": deck, "page_list": offline.page_list_path(language), "language": language_name(language, language)}
+        return Page(urls.downloads(language), "downloads.html", language, "", _ready(context), self._every_language(urls.downloads))
 
     def offline_page(self, lg: LanguageGraph) -> Page:
         """Shown by the service worker, at any address, for a page that was not stored."""
-        language = lg.edition.language
-        context = {"downloads": urls.downloads(language)}
+        language, context = lg.edition.language, {"downloads": urls.downloads(lg.edition.language)}
         return Page(urls.offline(language), "offline.html", language, "", _ready(context), self._every_language(urls.offline), in_sitemap=False)
 
     def status(self, lg: LanguageGraph) -> Page:
