@@ -23,7 +23,7 @@ def test_missing_records_and_ui_messages_are_listed(make_content, tmp_path):
     result = run_cli("status", "--content", content)
     assert result.status == 0, result.err
     fr = result.out.split("\nfr: ")[1]
-    assert fr.startswith("content 2/3 translated, 1 missing, 0 outdated; UI 69/71 translated, 1 missing, 1 fuzzy")
+    assert fr.startswith("content 2/3 translated, 1 missing, 0 outdated; UI 93/95 translated, 1 missing, 1 fuzzy")
     assert "  missing: glossary/gpu (glossary/gpu.yaml)" in fr
     assert '  UI missing: "Search"' in fr
     assert "(outdated records are found with git" in result.out
