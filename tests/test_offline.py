@@ -228,3 +228,22 @@ def test_a_rebuild_shows_the_new_text_and_drops_the_old_caches(context, served):
     context.set_offline(True)
     page.reload()
     assert "Waarvoor gebruikt" in page.locator("h1").inner_text()
+
+
+@pytest.mark.browser
+def test_a_rebuild_refreshes_the_changed_pages_of_a_saved_language(context, served):
+    page = context.new_page()
+    page.goto(served.url + "nl/downloads/")
+    page.get_by_role("button", name="Nederlands offline beschikbaar maken").click()
+    page.wait_for_function("() => document.querySelector('[data-offline-status]').textContent.startsWith('Klaar')", timeout=30000)
+    question = served.content / "questions/gpu-programming/kv-cache.yaml"
+    question.write_text(question.read_text(encoding="utf-8").replace("Waarom gebruikt", "Waarvoor gebruikt"), encoding="utf-8")
+    served.build()
+    page.goto(served.url + "nl/glossary/")  # any visit finds the new worker
+    new_cache = f"studysite {served.url} {worker_version(served.site)}"
+    wait_for(page, "(name) => caches.keys().then((names) => names.length === 1 && names[0] === name)", new_cache, seconds=30)
+    context.set_offline(True)
+    page.goto(served.url + "nl/questions/kv-cache/")  # not visited since the rebuild
+    assert "Waarvoor gebruikt" in page.locator("h1").inner_text()
+    page.goto(served.url + "nl/glossary/warp/")  # unchanged, carried over
+    assert page.locator("h1").inner_text() == "Warp"
