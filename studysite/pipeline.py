@@ -13,12 +13,12 @@ from pathlib import Path
 
 import jinja2
 
-from . import contentpo, search, urls
+from . import anki, contentpo, offline, search, urls
 from .diagnostics import ContentError, Diagnostic, Location, Report, Severity
 from .graph import Graph, build_graph
 from .i18n import load_layered_translations, shown_path
 from .load import load_documents
-from .markup import render_content
+from .markup import RenderedText, plain_text, render_content
 from .model import Content
 from .render import Renderer, SiteInfo, make_environment
 from .siteconfig import normalize_base_url
@@ -63,6 +63,7 @@ class Options:
 @dataclass(frozen=True)
 class LoadedSite:
     content: Content
+    rendered: RenderedText
     graph: Graph
     pages: list[Page]
     report: Report
@@ -95,7 +96,7 @@ def load(options: Options, report: Report) -> LoadedSite:
     pages = ViewBuilder(content, rendered, graph, statuses).pages()
     check_unique_paths(pages, report)
     report.raise_if_errors()
-    return LoadedSite(content, graph, pages, report, statuses)
+    return LoadedSite(content, rendered, graph, pages, report, statuses)
 
 
 def check_unique_paths(pages: list[Page], report: Report) -> None:
@@ -137,15 +138,27 @@ def build(options: Options) -> BuildResult:
         render_pages(writer, renderer, loaded.pages, options.jobs, inputs_key)
         for path, data in assets.values():
             writer.write(path, data)
+        anki.write_decks(writer, anki.DeckSource(content, loaded.rendered, anki.file_times(options.content_dir)), loaded.graph, renderer.environments)
         for name, sitemap in renderer.render_sitemap(loaded.pages).items():
             writer.write(name, sitemap.encode("utf-8"))
         writer.write("robots.txt", f"User-agent: *\nAllow: /\nSitemap: {site.base_url}sitemap.xml\n".encode())
         writer.write(".nojekyll", b"")
+        write_offline_files(writer, loaded, renderer)
         if options.search:
             search.index_site(writer.temp_dir, site.languages)
             writer.record_extra_files()
         writer.commit()
     return BuildResult(len(loaded.pages), writer.changed, len(site.languages), time.perf_counter() - started, report)
+
+
+def write_offline_files(writer: SiteWriter, loaded: LoadedSite, renderer: Renderer) -> None:
+    """Manifests, page lists and the service worker, made from what was written so far."""
+    site = renderer.site
+    descriptions = {lang: plain_text(html) for lang, html in loaded.rendered.site.items()}
+    titles = {lang: site.titles.get(lang) or site.titles.get(site.languages[0], "Studysite") for lang in site.languages}
+    environment = renderer.environments[site.languages[0]]
+    for path, data in offline.offline_files(environment, writer.written, titles, descriptions, site.assets, site.languages).items():
+        writer.write(path, data)
 
 
 def render_inputs_key(options: Options, renderer: Renderer) -> str:

@@ -15,7 +15,7 @@ import jinja2
 from babel.support import NullTranslations
 from markupsafe import Markup
 
-from . import search, urls
+from . import offline, search, urls
 from .i18n import autonym, format_number, language_name, text_direction
 from .views import Page
 
@@ -121,6 +121,8 @@ class Renderer:
             "status_path": urls.status(page.language),
             "review_path": urls.review(page.language),
             "downloads_path": urls.downloads(page.language),
+            "manifest_path": offline.manifest_path(page.path, page.language),
+            "service_worker_path": offline.WORKER,
             "asset": lambda name: links.href(site.assets[name]),
             "language_name": lambda code: language_name(code, page.language),
             "direction": text_direction,

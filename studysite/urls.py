@@ -43,6 +43,16 @@ def downloads(language: str) -> str:
     return f"{language}/downloads/"
 
 
+def offline(language: str) -> str:
+    """What the service worker shows for a page that was never stored, at any address."""
+    return f"{language}/offline/"
+
+
+def links_absolutely(path: str) -> bool:
+    """Pages served in place of another address (404, offline) link with absolute paths."""
+    return path == NOT_FOUND or (path.count("/") == 2 and path.endswith("/offline/"))
+
+
 def term_from_record_page(term_id: str) -> str:
     """A term page's link from any record page of the same language.
 
@@ -66,7 +76,7 @@ class Links:
     @property
     def root(self) -> str:
         """The prefix that leads from this page to the site root."""
-        if self.page_path == NOT_FOUND:
+        if links_absolutely(self.page_path):
             return urlsplit(self.base_url).path
         return "../" * self.page_path.count("/")
 

@@ -14,9 +14,9 @@ from typing import Any
 
 from markupsafe import Markup
 
-from . import termview, urls
+from . import anki, offline, termview, urls
 from .graph import Graph, LanguageGraph
-from .i18n import autonym
+from .i18n import autonym, language_name
 from .markup import RenderedText, excerpt, plain_text
 from .model import Content, answer_letter
 from .status import LanguageStatus
@@ -130,6 +130,7 @@ class ViewBuilder(termview.TermPage):
             pages.append(self.status(lg))
             pages.append(self.review(lg))
             pages.append(self.downloads(lg))
+            pages.append(self.offline_page(lg))
             pages.extend(self.topic(lg, t) for t in lg.edition.topics)
             pages.extend(self.practice(lg, t) for t in lg.edition.topics if lg.questions_by_topic[t])
             pages.extend(self.question(lg, q) for q in lg.edition.questions)
@@ -345,9 +346,15 @@ class ViewBuilder(termview.TermPage):
         return Page(urls.review(language), "review.html", language, "", _ready({}), self._every_language(urls.review))
 
     def downloads(self, lg: LanguageGraph) -> Page:
-        """Anki decks and the offline switch."""
-        language = lg.edition.language
-        return Page(urls.downloads(language), "downloads.html", language, "", _ready({}), self._every_language(urls.downloads))
+        """The language's Anki deck, how to import it, and the switch that saves the language for offline reading."""
+        language, deck = lg.edition.language, anki.deck_summary(lg, self.site_title(self.site.default_language))
+        context = {"deck": deck, "page_list": offline.page_list_path(language), "language": language_name(language, language)}
+        return Page(urls.downloads(language), "downloads.html", language, "", _ready(context), self._every_language(urls.downloads))
+
+    def offline_page(self, lg: LanguageGraph) -> Page:
+        """Shown by the service worker, at any address, for a page that was not stored."""
+        language, context = lg.edition.language, {"downloads": urls.downloads(lg.edition.language)}
+        return Page(urls.offline(language), "offline.html", language, "", _ready(context), self._every_language(urls.offline), in_sitemap=False)
 
     def status(self, lg: LanguageGraph) -> Page:
         """The translators' page: what is left to translate in this language."""

@@ -17,6 +17,8 @@ PAGE_TYPES = {
     "practice": "{lang}/practice/gpu-programming/",
     "search": "{lang}/search/",
     "status": "{lang}/status/",
+    "downloads": "{lang}/downloads/",
+    "offline": "{lang}/offline/",
     "404": "404.html",
 }
 ALL_PAGES = [(kind, lang) for kind in PAGE_TYPES for lang in ("nl", "fr") if "{lang}" in PAGE_TYPES[kind] or lang == "nl"]

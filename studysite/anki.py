@@ -1,0 +1,238 @@
+"""Anki: one deck package (.apkg) per site language, made with genanki.
+
+A language's deck is "<site title>" with a sub-deck per topic ("<site title>::<topic
+title>") holding its questions, and one for the glossary's terms. Fields hold the same
+sanitised HTML as the pages (without the links to term pages, which would lead nowhere
+in Anki). Model, deck and note ids and note GUIDs are derived from the site's URL, the
+language and the record id, so importing a newer deck updates the notes it imported
+before. The package's bytes depend only on its notes: genanki's clock is replaced by the
+modification times of the records (or SOURCE_DATE_EPOCH) and the zip entries are dated
+1980-01-01.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import itertools
+import json
+import os
+import re
+import sqlite3
+import unicodedata
+import zipfile
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import genanki
+import jinja2
+
+from . import urls
+from .graph import Graph, LanguageGraph
+from .i18n import language_name
+from .markup import RenderedText
+from .model import Content, answer_letter
+from .write import SiteWriter
+
+CARD_TEMPLATES = "anki/cards.html"
+UNTRANSLATED_TAG = "untranslated"
+ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+QUESTION_FIELDS = ("Stem", "Choices", "Answer", "Explanation", "Topic", "Link")
+
+
+@dataclass(frozen=True)
+class DeckNote:
+    model: str  # "question" or "term"
+    deck: str  # the full name of its sub-deck
+    guid: str
+    fields: tuple[str, ...]
+    tags: tuple[str, ...]
+    modified: int  # seconds since the epoch; Anki updates a note when an import's is newer
+
+
+@dataclass(frozen=True)
+class ModelPlan:
+    name: str
+    fields: tuple[str, ...]
+    front: str
+    back: str
+    css: str
+
+
+@dataclass(frozen=True)
+class DeckPlan:
+    """Everything one language's package is made from; equal plans make equal bytes."""
+
+    language: str
+    path: str
+    site_key: str
+    models: Mapping[str, ModelPlan]
+    decks: tuple[str, ...]
+    notes: tuple[DeckNote, ...]
+
+    @property
+    def key(self) -> str:
+        """A digest of the plan, to carry the package over when nothing changed."""
+        return hashlib.sha256(f"{genanki.__version__}{self!r}".encode()).hexdigest()
+
+    def count(self, model: str) -> int:
+        return sum(1 for note in self.notes if note.model == model)
+
+
+def deck_path(title: str, language: str) -> str:
+    """Where a language's package is written: next to its downloads page."""
+    ascii_title = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9]+", "-", ascii_title.lower()).strip("-") or "deck"
+    return f"{urls.downloads(language)}{slug}-{language}.apkg"
+
+
+def deck_summary(lg: LanguageGraph, default_title: str) -> dict:
+    """What the downloads page says of a language's deck: where it is and what it holds."""
+    topics = sum(1 for topic_id in lg.edition.topics if lg.questions_by_topic[topic_id])
+    path = deck_path(default_title, lg.edition.language)
+    return {"path": path, "questions": len(lg.edition.questions), "terms": len(lg.edition.terms), "topics": topics}
+
+
+def stable_id(*parts: str, low: int = 1 << 30, span: int = 1 << 30) -> int:
+    digest = hashlib.sha256("\x1f".join(parts).encode()).digest()
+    return low + int.from_bytes(digest[:8], "big") % span
+
+
+@dataclass(frozen=True)
+class DeckSource:
+    """What every language's deck is made from."""
+
+    content: Content
+    rendered: RenderedText
+    modified: Callable[[str], int]  # content file path -> modification time in seconds
+
+    def site_title(self, language: str) -> str:
+        texts = self.content.site.texts
+        text = texts.get(language) or texts.get(self.content.site.default_language)
+        return text.title if text else "Studysite"
+
+
+def file_times(content_dir: Path) -> Callable[[str], int]:
+    """A record file's modification time, or SOURCE_DATE_EPOCH for every file when it is set."""
+    fixed = os.environ.get("SOURCE_DATE_EPOCH", "")
+    if fixed.isdigit():
+        return lambda path: int(fixed)
+    return lambda path: int((content_dir / path).stat().st_mtime)
+
+
+def write_decks(writer: SiteWriter, source: DeckSource, graph: Graph, environments: Mapping[str, jinja2.Environment]) -> None:
+    """Every language's package; one whose plan did not change is carried over unwritten."""
+    for lg in graph.languages.values():
+        plan = plan_deck(source, lg, environments[lg.edition.language])
+        if not writer.reuse(plan.path, plan.key):
+            writer.write(plan.path, write_package(plan), plan.key)
+
+
+def plan_deck(source: DeckSource, lg: LanguageGraph, environment: jinja2.Environment) -> DeckPlan:
+    """The notes, sub-decks and note types of one language's deck."""
+    content, language = source.content, lg.edition.language
+    site, title = content.site, source.site_title(language)
+    cards = environment.get_template(CARD_TEMPLATES).module
+    term_language = site.term_language
+    term_fields = ("Term", term_field_name(term_language), "Definition")
+    models = {
+        "question": ModelPlan(f"{title} ({language})", QUESTION_FIELDS, str(cards.question_front()), str(cards.question_back()), str(cards.css())),
+        "term": ModelPlan(
+            f"{title}: {cards.glossary()} ({language})",
+            term_fields,
+            str(cards.term_front()),
+            str(cards.term_back(term_fields[1], language_name(term_language, language) if term_language else "")),
+            str(cards.css()),
+        ),
+    }
+    notes = [*question_notes(source, lg, title, cards), *term_notes(source, lg, f"{title}::{cards.glossary()}")]
+    decks = (title, *dict.fromkeys(note.deck for note in notes))
+    return DeckPlan(language, deck_path(source.site_title(site.default_language), language), site.base_url, models, decks, tuple(notes))
+
+
+def term_field_name(term_language: str) -> str:
+    """The name of the field holding a term's name in the site's term_language ("Japanese name")."""
+    return f"{language_name(term_language, 'en')} name" if term_language else "Other name"
+
+
+def question_notes(source: DeckSource, lg: LanguageGraph, title: str, cards) -> list[DeckNote]:
+    content, language, notes = source.content, lg.edition.language, []
+    for topic_id, text_lang in lg.edition.topics.items():
+        topic_title = content.topics[topic_id].texts[text_lang].title
+        for question_id in lg.questions_by_topic[topic_id]:
+            question, shown = content.questions[question_id], lg.edition.questions[question_id]
+            html = source.rendered.questions[(question_id, shown)]
+            letters = [answer_letter(i) for i in range(len(html.choices))]
+            link = content.site.base_url + urls.record("questions", language, question_id)
+            fields = (
+                html.stem,
+                str(cards.choices_field(list(zip(letters, html.choices, strict=True)))),
+                str(cards.answer_field(letters[question.answer], html.choices[question.answer])),
+                html.explanation,
+                topic_title,
+                link,
+            )
+            tags = (UNTRANSLATED_TAG,) if shown != language else ()
+            guid = genanki.guid_for(content.site.base_url, language, "question", question_id)
+            notes.append(DeckNote("question", f"{title}::{topic_title}", guid, fields, tags, source.modified(question.location.path)))
+    return notes
+
+
+def term_notes(source: DeckSource, lg: LanguageGraph, deck: str) -> list[DeckNote]:
+    content, language, notes = source.content, lg.edition.language, []
+    term_language = content.site.term_language
+    for term_id, shown in sorted(lg.edition.terms.items(), key=lambda item: content.terms[item[0]].texts[item[1]].term.casefold()):
+        term = content.terms[term_id]
+        other = term.texts[term_language].term if term_language in term.texts and term_language != language else ""
+        fields = (term.texts[shown].term, other, source.rendered.terms.get((term_id, shown), ""))
+        tags = (UNTRANSLATED_TAG,) if shown != language else ()
+        guid = genanki.guid_for(content.site.base_url, language, "term", term_id)
+        notes.append(DeckNote("term", deck, guid, fields, tags, source.modified(term.location.path)))
+    return notes
+
+
+def write_package(plan: DeckPlan) -> bytes:
+    """The .apkg bytes of a plan: a zip holding the SQLite collection and an empty media list."""
+    models = {
+        kind: genanki.Model(
+            stable_id(plan.site_key, plan.language, kind, *m.fields),
+            m.name,
+            fields=[{"name": name} for name in m.fields],
+            templates=[{"name": m.name, "qfmt": m.front, "afmt": m.back}],
+            css=m.css,
+        )
+        for kind, m in plan.models.items()
+    }
+    decks = {name: genanki.Deck(stable_id(plan.site_key, plan.language, "deck", name), name) for name in plan.decks}
+    for note in plan.notes:
+        decks[note.deck].add_note(genanki.Note(models[note.model], list(note.fields), tags=list(note.tags), guid=note.guid))
+    timestamp = max((note.modified for note in plan.notes), default=0)
+    connection = sqlite3.connect(":memory:")
+    try:
+        cursor = connection.cursor()
+        genanki.Package(list(decks.values())).write_to_db(cursor, timestamp, itertools.count(1))
+        stamp_notes(cursor, plan)
+        connection.commit()
+        database = connection.serialize()
+    finally:
+        connection.close()
+    return zip_package(database)
+
+
+def stamp_notes(cursor: sqlite3.Cursor, plan: DeckPlan) -> None:
+    """Give each note and card an id derived from its GUID, and the note its record's time."""
+    for note in plan.notes:
+        (old_id,) = cursor.execute("SELECT id FROM notes WHERE guid = ?", (note.guid,)).fetchone()
+        note_id = stable_id(note.guid, "note", low=1_500_000_000_000, span=100_000_000_000)
+        card_id = stable_id(note.guid, "card", low=1_500_000_000_000, span=100_000_000_000)
+        cursor.execute("UPDATE notes SET id = ?, mod = ? WHERE id = ?", (note_id, note.modified, old_id))
+        cursor.execute("UPDATE cards SET id = ?, nid = ?, mod = ? WHERE nid = ?", (card_id, note_id, note.modified, old_id))
+
+
+def zip_package(database: bytes) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as package:
+        for name, data in (("collection.anki2", database), ("media", json.dumps({}).encode())):
+            package.writestr(zipfile.ZipInfo(name, ZIP_DATE), data, compress_type=zipfile.ZIP_DEFLATED)
+    return buffer.getvalue()

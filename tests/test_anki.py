@@ -1,0 +1,200 @@
+"""Anki decks: each language's .apkg opened as Anki would (a zip holding SQLite)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from conftest import SAMPLE_CONTENT, run_cli
+
+from studysite.anki import stable_id
+
+LANGUAGES = ("nl", "fr")
+
+
+@dataclass
+class Deck:
+    notes: list[dict]  # guid, id, mod, tags, fields (by name), model, deck
+    decks: list[str]
+    models: dict[str, list[str]]  # model name -> field names
+
+
+def read_deck(path: Path, tmp_path: Path) -> Deck:
+    with zipfile.ZipFile(path) as package:
+        assert sorted(package.namelist()) == ["collection.anki2", "media"]
+        assert json.loads(package.read("media")) == {}
+        database = tmp_path / f"{path.stem}.anki2"
+        database.write_bytes(package.read("collection.anki2"))
+    connection = sqlite3.connect(database)
+    try:
+        decks_json, models_json = connection.execute("SELECT decks, models FROM col").fetchone()
+        decks = {int(k): d["name"] for k, d in json.loads(decks_json).items()}
+        models = {int(k): m for k, m in json.loads(models_json).items()}
+        notes = []
+        for note_id, guid, mid, mod, tags, fields in connection.execute("SELECT id, guid, mid, mod, tags, flds FROM notes ORDER BY id"):
+            (deck_id,) = connection.execute("SELECT did FROM cards WHERE nid = ?", (note_id,)).fetchone()
+            names = [f["name"] for f in models[mid]["flds"]]
+            notes.append(
+                {
+                    "id": note_id,
+                    "guid": guid,
+                    "mod": mod,
+                    "tags": tags.split(),
+                    "fields": dict(zip(names, fields.split("\x1f"), strict=True)),
+                    "model": models[mid]["name"],
+                    "deck": decks[deck_id],
+                }
+            )
+    finally:
+        connection.close()
+    return Deck(notes, sorted(decks.values()), {m["name"]: [f["name"] for f in m["flds"]] for m in models.values()})
+
+
+def deck_file(site: Path, lang: str) -> Path:
+    (path,) = (site / lang / "downloads").glob("*.apkg")
+    return path
+
+
+@pytest.fixture(scope="module")
+def sample_decks(sample_site: Path, tmp_path_factory) -> dict[str, Deck]:
+    folder = tmp_path_factory.mktemp("decks")
+    return {lang: read_deck(deck_file(sample_site, lang), folder) for lang in LANGUAGES}
+
+
+def questions_notes(deck: Deck) -> list[dict]:
+    return [n for n in deck.notes if "Stem" in n["fields"]]
+
+
+def term_notes(deck: Deck) -> list[dict]:
+    return [n for n in deck.notes if "Term" in n["fields"]]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_language_has_a_deck_with_every_question_and_term(sample_decks, lang):
+    deck = sample_decks[lang]
+    assert len(questions_notes(deck)) == len(list((SAMPLE_CONTENT / "questions").rglob("*.yaml")))
+    assert len(term_notes(deck)) == len(list((SAMPLE_CONTENT / "glossary").glob("*.yaml")))
+    assert len({n["guid"] for n in deck.notes}) == len(deck.notes)
+
+
+def test_topics_are_sub_decks_named_after_the_site(sample_decks):
+    for lang, title, topic, glossary in (
+        ("nl", "AI-studiegids", "AI-hardware en softwarestack", "Woordenlijst"),
+        ("fr", "Guide d'étude de l'IA", "Pile matérielle et logicielle de l'IA", "Glossaire"),
+    ):
+        deck = sample_decks[lang]
+        question_decks = {n["deck"] for n in questions_notes(deck)}
+        assert len(question_decks) == 2 and all(name.startswith(f"{title}::") for name in question_decks)
+        assert {n["deck"] for n in term_notes(deck)} == {f"{title}::{glossary}"}
+        data_parallelism = next(n for n in questions_notes(deck) if "/questions/data-parallelism/" in n["fields"]["Link"])
+        assert data_parallelism["deck"] == f"{title}::{topic}"
+
+
+def test_question_fields_are_the_pages_text_in_each_language(sample_decks, sample_site: Path):
+    for lang, stem, answer in (
+        ("nl", "dataparallellisme", "A. Elke GPU"),
+        ("fr", "parallélisme de données", "A. Chaque GPU"),
+    ):
+        note = next(n for n in questions_notes(sample_decks[lang]) if n["fields"]["Link"].endswith(f"/{lang}/questions/data-parallelism/"))
+        fields = note["fields"]
+        assert stem in fields["Stem"]
+        assert fields["Choices"].startswith('<ol class="choices" type="A"><li>') and fields["Choices"].count("<li>") == 3
+        assert fields["Answer"].startswith(answer)
+        assert fields["Explanation"].startswith("<p>") and "all-reduce" in fields["Explanation"]
+        assert fields["Link"] == f"https://example.org/repo/{lang}/questions/data-parallelism/"
+        page = (sample_site / lang / "questions/data-parallelism/index.html").read_text(encoding="utf-8")
+        assert fields["Stem"].split("<")[0][:40] in page
+        assert note["tags"] == []
+
+
+def test_term_notes_hold_the_japanese_name_and_the_rendered_definition(sample_decks):
+    note = next(n for n in term_notes(sample_decks["fr"]) if n["fields"]["Term"] == "Parallélisme de données")
+    assert note["fields"]["Japanese name"] == "データ並列"
+    assert note["fields"]["Definition"].startswith("<p>Méthode")
+    model = next(name for name in sample_decks["fr"].models if name == note["model"])
+    assert sample_decks["fr"].models[model] == ["Term", "Japanese name", "Definition"]
+
+
+def test_markdown_and_hostile_html_are_rendered_as_on_the_pages(make_content, tmp_path: Path):
+    question = """\
+        topic: basics
+        answer: A
+        nl:
+          question: Wat is **vet** <script>alert(1)</script>?
+          choices: ["`code`", Niets]
+          explanation: "Zie [uitleg](javascript:alert(1)) en *nadruk*."
+        """
+    content = make_content(**{"questions/markdown.yaml": question})
+    site = tmp_path / "site"
+    assert run_cli("build", "--content", content, "--out", site, "--no-search").status == 0
+    deck = read_deck(deck_file(site, "nl"), tmp_path)
+    fields = next(n["fields"] for n in questions_notes(deck) if n["fields"]["Link"].endswith("/markdown/"))
+    assert "<strong>vet</strong>" in fields["Stem"] and "<script" not in fields["Stem"]
+    assert "<code>code</code>" in fields["Choices"]
+    assert "javascript:" not in fields["Explanation"] and "<em>nadruk</em>" in fields["Explanation"]
+    page = (site / "nl/questions/markdown/index.html").read_text(encoding="utf-8")
+    assert fields["Stem"] in page
+
+
+def test_untranslated_questions_are_in_the_deck_with_a_tag(make_content, tmp_path: Path):
+    question = """\
+        topic: basics
+        answer: A
+        nl:
+          question: Alleen in het Nederlands?
+          choices: [Ja, Nee]
+          explanation: Ja.
+        """
+    content = make_content(**{"questions/only-dutch.yaml": question})
+    site = tmp_path / "site"
+    assert run_cli("build", "--content", content, "--out", site, "--no-search").status == 0
+    deck = read_deck(deck_file(site, "fr"), tmp_path)
+    tagged = {n["fields"]["Link"].rsplit("/", 2)[-2]: n["tags"] for n in questions_notes(deck)}
+    assert tagged == {"only-dutch": ["untranslated"], "gpu-role": []}
+    assert read_deck(deck_file(site, "nl"), tmp_path).notes[0]["tags"] == []
+
+
+def test_ids_guids_and_bytes_are_the_same_in_two_builds(tmp_path: Path):
+    shutil.copytree(SAMPLE_CONTENT, tmp_path / "content")
+    first, second = tmp_path / "a", tmp_path / "b"
+    for out in (first, second):
+        assert run_cli("build", "--content", tmp_path / "content", "--out", out, "--no-search").status == 0
+    for lang in LANGUAGES:
+        assert deck_file(first, lang).read_bytes() == deck_file(second, lang).read_bytes()
+        a, b = read_deck(deck_file(first, lang), tmp_path), read_deck(deck_file(second, lang), tmp_path)
+        assert [(n["id"], n["guid"]) for n in a.notes] == [(n["id"], n["guid"]) for n in b.notes]
+    nl, fr = (read_deck(deck_file(first, lang), tmp_path) for lang in LANGUAGES)
+    assert not {n["guid"] for n in nl.notes} & {n["guid"] for n in fr.notes}  # importing both keeps both
+
+
+def test_a_deck_is_rebuilt_only_when_its_records_change_and_then_updates_notes(tmp_path: Path):
+    shutil.copytree(SAMPLE_CONTENT, tmp_path / "content")
+    site = tmp_path / "site"
+
+    def build() -> None:
+        assert run_cli("build", "--content", tmp_path / "content", "--out", site, "--no-search").status == 0
+
+    build()
+    before = {lang: read_deck(deck_file(site, lang), tmp_path) for lang in LANGUAGES}
+    inodes = {lang: deck_file(site, lang).stat().st_ino for lang in LANGUAGES}
+    build()
+    assert {lang: deck_file(site, lang).stat().st_ino for lang in LANGUAGES} == inodes  # carried over
+    question = tmp_path / "content/questions/gpu-programming/kv-cache.yaml"
+    question.write_text(question.read_text(encoding="utf-8").replace("Waarom gebruikt", "Waarvoor gebruikt"), encoding="utf-8")
+    build()
+    after = read_deck(deck_file(site, "nl"), tmp_path)
+    changed = [n for n in after.notes if "Waarvoor gebruikt" in n["fields"].get("Stem", "")]
+    assert len(changed) == 1
+    old = next(n for n in before["nl"].notes if n["guid"] == changed[0]["guid"])
+    assert (old["id"], old["guid"]) == (changed[0]["id"], changed[0]["guid"]) and changed[0]["mod"] >= old["mod"]
+
+
+def test_stable_ids_stay_in_their_range():
+    ids = [stable_id("https://example.org/", str(n)) for n in range(200)]
+    assert all((1 << 30) <= i < (1 << 31) for i in ids) and len(set(ids)) == 200
+    assert stable_id("a", "b") == stable_id("a", "b") != stable_id("a", "c")

@@ -1,0 +1,249 @@
+"""The installable, offline site: manifests, page lists and the service worker; then, in
+Chromium, the worker keeping visited pages, saving a whole language, showing the offline
+page and following a new build."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import http.server
+import json
+import re
+import shutil
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urljoin
+
+import pytest
+from conftest import BASE_PATH, SAMPLE_CONTENT, _QuietHandler, run_cli
+from sitecheck import parse_page
+
+ORIGIN = "https://example.org"
+
+
+def read_json(path: Path):
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_manifests_are_localized_with_start_url_and_scope_under_the_base_path(sample_site: Path):
+    for lang, name in (("nl", "AI-studiegids"), ("fr", "Guide d'étude de l'IA")):
+        manifest = read_json(sample_site / lang / "manifest.webmanifest")
+        at = f"{ORIGIN}{BASE_PATH}{lang}/manifest.webmanifest"
+        assert (manifest["name"], manifest["lang"]) == (name, lang)
+        assert urljoin(at, manifest["start_url"]) == f"{ORIGIN}{BASE_PATH}{lang}/"
+        assert urljoin(at, manifest["scope"]) == f"{ORIGIN}{BASE_PATH}"
+        icons = {(icon["type"], icon["sizes"]) for icon in manifest["icons"]}
+        assert icons == {("image/svg+xml", "any"), ("image/png", "192x192"), ("image/png", "512x512")}
+        for icon in manifest["icons"]:
+            assert (sample_site / urljoin(f"{lang}/", icon["src"])).is_file()
+        page = (sample_site / lang / "questions/kv-cache/index.html").read_text(encoding="utf-8")
+        assert f'<link rel="manifest" href="../../../{lang}/manifest.webmanifest">' in page
+    root = read_json(sample_site / "manifest.webmanifest")
+    assert (root["start_url"], root["scope"], root["lang"]) == ("./", "./", "nl")
+
+
+def test_png_icons_have_their_declared_sizes(sample_site: Path):
+    for size in (192, 512):
+        (icon,) = (sample_site / "assets/icons").glob(f"icon-{size}.*.png")
+        data = icon.read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n"
+        assert (int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")) == (size, size)
+
+
+def test_page_lists_hold_every_page_of_the_language_with_its_digest(sample_site: Path):
+    for lang in ("nl", "fr"):
+        listed = read_json(sample_site / lang / "offline-pages.json")
+        pages = dict(listed["pages"])
+        built = {p.parent.relative_to(sample_site).as_posix() + "/" for p in (sample_site / lang).rglob("index.html")}
+        assert set(pages) == built
+        for path, digest in [*listed["pages"], *listed["assets"]]:
+            file = sample_site / (path + "index.html" if path.endswith("/") else path)
+            assert hashlib.sha256(file.read_bytes()).hexdigest().startswith(digest)
+        assert any(path.endswith(".css") for path, _ in listed["assets"])
+
+
+def test_the_worker_sits_at_the_root_and_offline_pages_link_absolutely(sample_site: Path):
+    worker = (sample_site / "service-worker.js").read_text(encoding="utf-8")
+    assert '"version": "' in worker and '"nl/offline/"' in worker
+    page = (sample_site / "nl/questions/kv-cache/index.html").read_text(encoding="utf-8")
+    assert 'data-service-worker="../../../service-worker.js"' in page
+    offline = parse_page(sample_site / "nl/offline/index.html")
+    local = [url for _, url in offline.links if not url.startswith("#")]
+    assert local and all(url.startswith(BASE_PATH) for url in local)
+    sitemap = (sample_site / "sitemap.xml").read_text(encoding="utf-8")
+    assert "/offline/" not in sitemap
+
+
+def worker_version(site: Path) -> str:
+    return re.search(r'"version": "(\w+)"', (site / "service-worker.js").read_text(encoding="utf-8")).group(1)
+
+
+def test_the_worker_version_follows_the_pages(tmp_path: Path):
+    shutil.copytree(SAMPLE_CONTENT, tmp_path / "content")
+    site = tmp_path / "site"
+
+    def build() -> str:
+        assert run_cli("build", "--content", tmp_path / "content", "--out", site, "--no-search").status == 0
+        return worker_version(site)
+
+    first = build()
+    assert build() == first
+    question = tmp_path / "content/questions/gpu-programming/kv-cache.yaml"
+    question.write_text(question.read_text(encoding="utf-8").replace("Waarom gebruikt", "Waarvoor gebruikt"), encoding="utf-8")
+    assert build() != first
+
+
+# -- in the browser ----------------------------------------------------------------------------
+
+
+class ServedBuild:
+    """A copy of the sample content, built and served under the base path; rebuildable."""
+
+    def __init__(self, root: Path):
+        self.content = root / "content"
+        self.site = root / "served" / BASE_PATH.strip("/")
+        shutil.copytree(SAMPLE_CONTENT, self.content)
+        self.build()
+        handler = functools.partial(_QuietHandler, directory=str(self.site.parent))
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}{BASE_PATH}"
+
+    def build(self) -> None:
+        result = run_cli("build", "--content", self.content, "--out", self.site, "--base-url", f"{ORIGIN}{BASE_PATH}", "--no-search")
+        assert result.status == 0, result.err
+
+
+@pytest.fixture
+def served(tmp_path):
+    build = ServedBuild(tmp_path)
+    yield build
+    build.server.shutdown()
+
+
+@pytest.fixture
+def context(browser):
+    context = browser.new_context()
+    context.set_default_timeout(10000)
+    yield context
+    context.close()
+
+
+CACHED = """async (url) => {
+  for (const name of await caches.keys()) {
+    if (await (await caches.open(name)).match(url)) return true;
+  }
+  return false;
+}"""
+
+
+def wait_until_controlled(page) -> None:
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.wait_for_function("() => Boolean(navigator.serviceWorker.controller)")
+
+
+def wait_for(page, script: str, arg=None, seconds: float = 10) -> None:
+    """Poll an async page function until it returns true (wait_for_function does not await)."""
+    deadline = time.monotonic() + seconds
+    while not page.evaluate(script, arg):
+        assert time.monotonic() < deadline, f"still false after {seconds} s: {script}"
+        page.wait_for_timeout(100)
+
+
+def wait_until_kept(page, url: str) -> None:
+    wait_for(page, CACHED, url)
+
+
+@pytest.mark.browser
+def test_the_worker_controls_the_page_after_a_reload(context, served):
+    page = context.new_page()
+    page.goto(served.url + "nl/")
+    assert page.evaluate("navigator.serviceWorker.ready.then((r) => r.scope)") == served.url
+    page.reload()
+    assert page.evaluate("Boolean(navigator.serviceWorker.controller)")
+
+
+@pytest.mark.browser
+def test_a_visited_page_reloads_offline_with_its_styles(context, served):
+    page = context.new_page()
+    page.goto(served.url + "nl/questions/kv-cache/")  # the first visit: not yet controlled
+    wait_until_controlled(page)
+    wait_until_kept(page, served.url + "nl/questions/kv-cache/")
+    page.goto(served.url + "nl/glossary/")  # a later visit, through the worker
+    wait_until_kept(page, served.url + "nl/glossary/")
+    context.set_offline(True)
+    for path, text in (("nl/questions/kv-cache/", "KV-cache"), ("nl/glossary/", "Woordenlijst")):
+        page.goto(served.url + path)
+        assert text in page.locator("main").inner_text()
+        assert page.evaluate("getComputedStyle(document.querySelector('.site-header')).display") != "inline"
+
+
+@pytest.mark.browser
+def test_an_unstored_page_offline_shows_the_localized_offline_page(context, served):
+    page = context.new_page()
+    page.goto(served.url + "fr/")
+    wait_until_controlled(page)
+    wait_until_kept(page, served.url + "fr/offline/")
+    context.set_offline(True)
+    page.goto(served.url + "fr/questions/kv-cache/")
+    assert page.locator("h1").inner_text() == "Vous êtes hors ligne"
+    assert page.locator("html").get_attribute("lang") == "fr"
+    page.locator("main a", has_text="Accueil").click()  # the home page was visited
+    assert page.url == served.url + "fr/"
+
+
+@pytest.mark.browser
+def test_after_saving_dutch_an_unvisited_dutch_page_opens_offline(context, served):
+    page = context.new_page()
+    page.goto(served.url + "nl/downloads/")
+    status = page.locator("[data-offline-status]")
+    page.get_by_role("button", name="Nederlands offline beschikbaar maken").click()
+    page.wait_for_function("() => document.querySelector('[data-offline-status]').textContent.startsWith('Klaar')", timeout=30000)
+    listed = read_json(served.site / "nl/offline-pages.json")
+    assert f"{len(listed['pages']) + len(listed['assets'])} bestanden" in status.inner_text()
+    context.set_offline(True)
+    page.goto(served.url + "nl/glossary/warp/")
+    assert page.locator("h1").inner_text() == "Warp"
+    page.goto(served.url + "fr/glossary/warp/")  # French was not saved
+    assert page.locator("h1").inner_text() == "Vous êtes hors ligne"
+
+
+@pytest.mark.browser
+def test_a_rebuild_shows_the_new_text_and_drops_the_old_caches(context, served):
+    page = context.new_page()
+    url = served.url + "nl/questions/kv-cache/"
+    page.goto(url)
+    wait_until_controlled(page)
+    wait_until_kept(page, url)
+    old_version = worker_version(served.site)
+    question = served.content / "questions/gpu-programming/kv-cache.yaml"
+    question.write_text(question.read_text(encoding="utf-8").replace("Waarom gebruikt", "Waarvoor gebruikt"), encoding="utf-8")
+    served.build()
+    assert worker_version(served.site) != old_version
+    page.goto(url)
+    assert "Waarvoor gebruikt" in page.locator("h1").inner_text()
+    new_cache = f"studysite {served.url} {worker_version(served.site)}"
+    wait_for(page, "(name) => caches.keys().then((names) => names.length === 1 && names[0] === name)", new_cache)
+    context.set_offline(True)
+    page.reload()
+    assert "Waarvoor gebruikt" in page.locator("h1").inner_text()
+
+
+@pytest.mark.browser
+def test_a_rebuild_refreshes_the_changed_pages_of_a_saved_language(context, served):
+    page = context.new_page()
+    page.goto(served.url + "nl/downloads/")
+    page.get_by_role("button", name="Nederlands offline beschikbaar maken").click()
+    page.wait_for_function("() => document.querySelector('[data-offline-status]').textContent.startsWith('Klaar')", timeout=30000)
+    question = served.content / "questions/gpu-programming/kv-cache.yaml"
+    question.write_text(question.read_text(encoding="utf-8").replace("Waarom gebruikt", "Waarvoor gebruikt"), encoding="utf-8")
+    served.build()
+    page.goto(served.url + "nl/glossary/")  # any visit finds the new worker
+    new_cache = f"studysite {served.url} {worker_version(served.site)}"
+    wait_for(page, "(name) => caches.keys().then((names) => names.length === 1 && names[0] === name)", new_cache, seconds=30)
+    context.set_offline(True)
+    page.goto(served.url + "nl/questions/kv-cache/")  # not visited since the rebuild
+    assert "Waarvoor gebruikt" in page.locator("h1").inner_text()
+    page.goto(served.url + "nl/glossary/warp/")  # unchanged, carried over
+    assert page.locator("h1").inner_text() == "Warp"
