@@ -91,8 +91,8 @@ export async function startReview(context) {
   session.onFinish = () => render();
   find("[data-start-review]").addEventListener("click", () => { startSession(); });
   setUpKeeping(root, context, known, render);
-  root.hidden = false;
   render();
+  root.hidden = false;
 }
 
 function setUpKeeping(root, context, known, render) {

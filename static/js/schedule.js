@@ -10,7 +10,7 @@
    data-scheduler URL), so only the pages that schedule load it. */
 
 export async function loadScheduler(url) {
-  return makeScheduler(await import(url));
+  return makeScheduler(await import(new URL(url, document.baseURI).href)); // the page's URL, not this module's
 }
 
 export function makeScheduler(lib) {

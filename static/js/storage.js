@@ -44,13 +44,13 @@ export function sanitise(data) {
 }
 
 /* Parse a stored or imported text: {record} or {error: "corrupt" | "foreign" | "newer"}. */
-export function parseRecord(text, migrations = MIGRATIONS) {
+export function parseRecord(text, migrations = MIGRATIONS, current = VERSION) {
   let data;
   try { data = JSON.parse(text); } catch (error) { return { error: "corrupt" }; }
   if (!isObject(data)) return { error: "corrupt" };
   if (data.format !== FORMAT || !Number.isInteger(data.version) || data.version < 1) return { error: "foreign" };
-  if (data.version > VERSION) return { error: "newer" };
-  while (data.version < VERSION) {
+  if (data.version > current) return { error: "newer" };
+  while (data.version < current) {
     const step = migrations[data.version];
     if (!step) return { error: "foreign" };
     data = step(data);
@@ -117,6 +117,7 @@ export class Store {
       this.storage.setItem(this.key, JSON.stringify(record));
     } catch (error) {
       this.problem = "full";
+      this.storage = null; // from now on this page keeps its answers in memory
       if (this.onProblem) this.onProblem(this.problem);
     }
   }
