@@ -252,7 +252,8 @@ class ViewBuilder:
             return {"topic": self.topic_link(lg, topic_id), "questions": questions, "scheduler": SCHEDULER}
 
         alternates = {lang: urls.record("practice", lang, topic_id) for lang, other in self.graph.languages.items() if other.questions_by_topic.get(topic_id)}
-        sources = (f"topics/{topic_id}", *(f"questions/{q}" for q in question_ids))
+        terms = sorted({f"glossary/{t}" for q in question_ids for t in lg.terms_by_question[q]})  # linked in the text
+        sources = (f"topics/{topic_id}", *(f"questions/{q}" for q in question_ids), *terms)
         return Page(urls.record("practice", language, topic_id), "practice.html", language, self.topic_link(lg, topic_id).label, context, alternates, sources)
 
     def glossary(self, lg: LanguageGraph) -> Page:
@@ -357,13 +358,10 @@ class ViewBuilder:
     def review(self, lg: LanguageGraph) -> Page:
         """The student's own page: progress, mistakes and questions due, filled in by the browser."""
         language = lg.edition.language
-
-        def context() -> dict:
-            questions = {q: {"title": self.question_link(lg, q, TITLE_EXCERPT).label, "path": urls.record("questions", language, q)} for q in lg.edition.questions}
-            return {"questions": questions, "scheduler": SCHEDULER}
-
+        questions = {q: {"title": self.question_link(lg, q, TITLE_EXCERPT).label, "path": urls.record("questions", language, q)} for q in lg.edition.questions}
+        context = {"questions": questions, "scheduler": SCHEDULER}  # id -> the question's title and path
         sources = tuple(f"questions/{q}" for q in lg.edition.questions)
-        return Page(urls.review(language), "review.html", language, "", context, self._every_language(urls.review), sources)
+        return Page(urls.review(language), "review.html", language, "", _ready(context), self._every_language(urls.review), sources)
 
     def downloads(self, lg: LanguageGraph) -> Page:
         """Anki decks and the offline switch."""
