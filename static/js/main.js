@@ -43,7 +43,7 @@ function start() {
   const strings = readJSON("study-strings");
   const main = document.querySelector("main");
   if (!strings || !main) return;
-  const rootPath = new URL(document.documentElement.dataset.root || "./", document.baseURI).pathname;
+  const rootPath = new URL("../../", import.meta.url).pathname; // this module is <root>assets/js.<hash>/main.js
   const store = new Store(rootPath);
   const numbers = new Intl.NumberFormat(document.documentElement.lang);
   const context = { store, strings, rootPath, format: (n) => numbers.format(n), refresh: () => refreshMarkers(main, store.record(), strings, rootPath, context.format) };
