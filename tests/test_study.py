@@ -108,6 +108,7 @@ def test_answer_in_nl_and_see_it_on_fr(open_page, site_url):
 @pytest.mark.browser
 def test_the_topic_page_and_home_show_each_state_and_the_counts(open_page, site_url):
     page = open_page("nl/").page
+    page.wait_for_load_state("networkidle")
     now = int(time.time() * 1000)
     put(page, record_with({
         "data-parallelism": [{"choice": 0, "correct": True, "time": now - 1000}],
@@ -148,6 +149,7 @@ def test_the_review_page_lists_a_mistake(open_page, site_url):
 def test_a_review_session_updates_the_schedule(open_page, site_url):
     opened = open_page("nl/")
     page = opened.page
+    page.wait_for_load_state("networkidle")
     past = int(time.time() * 1000) - 3 * DAY_MS
     put(page, record_with({"kv-cache": [{"choice": 0, "correct": False, "time": past}]}))
     page.goto(site_url + "nl/review/")
@@ -174,6 +176,7 @@ def test_a_review_session_updates_the_schedule(open_page, site_url):
 def test_export_reset_and_import_restore_the_progress(open_page, site_url, tmp_path):
     opened = open_page("nl/review/")
     page = opened.page
+    page.wait_for_selector("[data-review]", state="visible")
     now = int(time.time() * 1000)
     put(page, record_with({"all-reduce": [{"choice": 1, "correct": False, "time": now}], "kv-cache": [{"choice": 0, "correct": True, "time": now}]}))
     page.reload()
@@ -206,6 +209,7 @@ def test_export_reset_and_import_restore_the_progress(open_page, site_url, tmp_p
 ])
 def test_a_wrong_foreign_or_hostile_file_is_refused_and_changes_nothing(open_page, tmp_path, content, message):
     page = open_page("nl/review/").page
+    page.wait_for_selector("[data-review]", state="visible")
     put(page, record_with({"all-reduce": [{"choice": 1, "correct": False, "time": 1_700_000_000_000}]}))
     page.reload()
     page.wait_for_selector("[data-review]", state="visible")
@@ -213,7 +217,7 @@ def test_a_wrong_foreign_or_hostile_file_is_refused_and_changes_nothing(open_pag
     bad = tmp_path / "bad.json"
     bad.write_text(content, encoding="utf-8")
     page.set_input_files("[data-import]", str(bad))
-    page.wait_for_function("document.querySelector('[data-import-result]').textContent !== ''")
+    page.wait_for_selector("[data-import-result]:not(:empty)")
     assert message in page.locator("[data-import-result]").inner_text()
     assert "Er is niets veranderd." in page.locator("[data-import-result]").inner_text()
     assert page.evaluate(f"localStorage.getItem({KEY!r})") == before
@@ -226,6 +230,7 @@ DISABLE_STORAGE = "Object.defineProperty(window, 'localStorage', {get() { throw 
 def test_with_storage_disabled_answering_works_and_the_page_says_so_once(open_page, site_url):
     opened = open_page("nl/" + QUESTION)
     page = opened.page
+    page.wait_for_load_state("networkidle")
     page.context.add_init_script(DISABLE_STORAGE)
     page.reload()
     notice = page.locator("[data-storage-notice]")
@@ -246,6 +251,7 @@ def test_with_storage_disabled_answering_works_and_the_page_says_so_once(open_pa
 def test_corrupt_storage_is_set_aside_and_the_page_works(open_page, site_url, garbage):
     opened = open_page("nl/" + QUESTION)
     page = opened.page
+    page.wait_for_load_state("networkidle")
     page.evaluate("([key, value]) => localStorage.setItem(key, value)", [KEY, garbage])
     page.reload()
     choose(page, answer_index(page))
