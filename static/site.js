@@ -1,86 +1,5 @@
-/* Studysite: practice mode and search. Plain JavaScript; every page works without it. */
+/* Studysite: header menus, search and live reload (study features: static/js/). Plain JavaScript; every page works without it. */
 "use strict";
-
-function practice(root) {
-  const items = Array.from(root.querySelectorAll(".practice-item"));
-  const result = root.querySelector(".practice-result");
-  let current = 0;
-  let correct = 0;
-
-  function show(index) {
-    items.forEach((item, i) => { item.hidden = i !== index; });
-    result.hidden = true;
-    const item = items[index];
-    item.querySelector(".practice-controls").hidden = false;
-    item.querySelector(".reveal").hidden = true;
-  }
-
-  function reset() {
-    current = 0;
-    correct = 0;
-    items.forEach((item) => {
-      item.querySelectorAll("input").forEach((input) => { input.checked = false; input.disabled = false; });
-      item.querySelectorAll(".choice").forEach((choice) => choice.classList.remove("is-correct", "is-wrong"));
-      const feedback = item.querySelector(".feedback");
-      feedback.textContent = "";
-      feedback.className = "feedback";
-      item.querySelector(".check").disabled = true;
-      item.querySelector(".check").hidden = false;
-      item.querySelector(".next").hidden = true;
-      item.querySelector(".reveal").open = false;
-    });
-    show(0);
-  }
-
-  function check(item) {
-    const chosen = item.querySelector("input:checked");
-    if (!chosen) return;
-    const answer = Number(item.dataset.answer);
-    const inputs = Array.from(item.querySelectorAll("input"));
-    const right = Number(chosen.value) === answer;
-    if (right) correct += 1;
-    inputs.forEach((input) => { input.disabled = true; });
-    inputs[answer].closest(".choice").classList.add("is-correct");
-    if (!right) chosen.closest(".choice").classList.add("is-wrong");
-    const feedback = item.querySelector(".feedback");
-    const letter = String.fromCharCode(65 + answer);
-    feedback.textContent = right ? root.dataset.correct : root.dataset.wrong.replace("{letter}", letter);
-    feedback.className = "feedback " + (right ? "correct" : "wrong");
-    const reveal = item.querySelector(".reveal");
-    reveal.hidden = false;
-    reveal.open = true;
-    item.querySelector(".check").hidden = true;
-    const next = item.querySelector(".next");
-    next.hidden = false;
-    next.focus();
-  }
-
-  function next() {
-    current += 1;
-    if (current < items.length) {
-      show(current);
-      items[current].querySelector("h2").focus();
-      return;
-    }
-    items.forEach((item) => { item.hidden = true; });
-    result.hidden = false;
-    result.querySelector(".score").textContent = root.dataset.score.replace("{correct}", String(correct));
-    result.querySelector("h2").focus();
-  }
-
-  items.forEach((item) => {
-    const checkButton = item.querySelector(".check");
-    item.addEventListener("change", () => { checkButton.disabled = !item.querySelector("input:checked"); });
-    checkButton.addEventListener("click", () => check(item));
-    item.querySelector(".next").addEventListener("click", next);
-  });
-  result.querySelector(".restart").addEventListener("click", () => {
-    reset();
-    items[0].querySelector("h2").focus();
-  });
-  root.classList.add("js");
-  reset();
-}
 
 function search(form) {
   const input = form.querySelector("input[type=search]");
@@ -159,6 +78,5 @@ function disclosures(all) {
 }
 
 disclosures(Array.from(document.querySelectorAll("[data-disclosure]")));
-document.querySelectorAll("[data-practice]").forEach(practice);
 document.querySelectorAll("form[data-search]").forEach(search);
 if (document.documentElement.dataset.liveReload) liveReload(document.documentElement.dataset.liveReload);

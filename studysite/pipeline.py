@@ -108,17 +108,32 @@ def check_unique_paths(pages: list[Page], report: Report) -> None:
         seen[path] = page
 
 
+MODULE_FOLDERS = ("js", "vendor")  # ES modules import each other by relative URL: one fingerprint per folder
+
+
 def collect_assets(options: Options) -> dict[str, tuple[str, bytes]]:
-    """Static files by name -> (fingerprinted path, bytes); a site's own file wins."""
-    assets: dict[str, tuple[str, bytes]] = {}
+    """Static files by name -> (fingerprinted path, bytes); a site's own file wins.
+
+    A file is fingerprinted by its bytes ("style.css" -> "assets/style.<hash>.css"); the
+    files of a module folder by the whole folder ("js/main.js" -> "assets/js.<hash>/main.js"),
+    so that the modules' relative imports still meet."""
+    files: dict[str, bytes] = {}
     for folder in reversed(options.layered("static")):
         for path in sorted(folder.rglob("*")):
             if path.is_file():
-                name = path.relative_to(folder).as_posix()
-                data = path.read_bytes()
-                stem, dot, suffix = name.rpartition(".")
-                fingerprint = hashlib.sha256(data).hexdigest()[:10]
-                assets[name] = (f"assets/{stem}.{fingerprint}.{suffix}" if dot else f"assets/{name}.{fingerprint}", data)
+                files[path.relative_to(folder).as_posix()] = path.read_bytes()
+    assets: dict[str, tuple[str, bytes]] = {}
+    for name, data in files.items():
+        stem, dot, suffix = name.rpartition(".")
+        fingerprint = hashlib.sha256(data).hexdigest()[:10]
+        assets[name] = (f"assets/{stem}.{fingerprint}.{suffix}" if dot else f"assets/{name}.{fingerprint}", data)
+    for folder in MODULE_FOLDERS:
+        members = sorted(name for name in files if name.startswith(folder + "/"))
+        digest = hashlib.sha256()
+        for name in members:
+            digest.update(name.encode() + b"\0" + hashlib.sha256(files[name]).digest())
+        for name in members:
+            assets[name] = (f"assets/{folder}.{digest.hexdigest()[:10]}/{name[len(folder) + 1 :]}", files[name])
     return assets
 
 

@@ -22,6 +22,7 @@ from .model import Content, answer_letter
 from .status import LanguageStatus
 
 TITLE_EXCERPT = 70
+SCHEDULER = "vendor/ts-fsrs-5.4.2/index.mjs"  # static file the pages that schedule load (practice, review)
 # Keeps fragments apart while linking: NUL (refused in content text), else the first
 # private-use character that none of the fragments holds.
 _SEPARATORS = "\x00" + "".join(map(chr, range(0xE000, 0xF900)))
@@ -164,6 +165,7 @@ class ViewBuilder(termview.TermPage):
                 "link": self.topic_link(lg, t),
                 "summary": excerpt(plain_text(self.rendered.topics.get((t, lg.edition.topics[t]), "")), 160),
                 "questions": len(lg.questions_by_topic[t]),
+                "question_ids": " ".join(lg.questions_by_topic[t]),
                 "terms": len(lg.terms_by_topic[t]),
             }
             for t in lg.edition.topics
@@ -199,6 +201,7 @@ class ViewBuilder(termview.TermPage):
             "text_lang": self._foreign(text_lang, language),
             "description": Markup(self.rendered.topics.get((topic_id, text_lang), "")),
             "questions": [self.question_link(lg, q) for q in lg.questions_by_topic[topic_id]],
+            "question_ids": " ".join(lg.questions_by_topic[topic_id]),
             "terms": sorted((self.term_link(lg, t) for t in lg.terms_by_topic[topic_id]), key=lambda link: sort_key(link.label)),
             "comparisons": [self.comparison_link(lg, c) for c in lg.comparisons_by_topic[topic_id]],
             "practice": urls.record("practice", language, topic_id) if lg.questions_by_topic[topic_id] else "",
@@ -263,10 +266,12 @@ class ViewBuilder(termview.TermPage):
         question_ids = lg.questions_by_topic[topic_id]
 
         def context() -> dict:
-            return {"topic": self.topic_link(lg, topic_id), "questions": [self._question_body(lg, q, linked=False) for q in question_ids]}
+            questions = [{"question": self._question_body(lg, q, linked=True), "link": self.question_link(lg, q, TITLE_EXCERPT)} for q in question_ids]
+            return {"topic": self.topic_link(lg, topic_id), "questions": questions, "scheduler": SCHEDULER}
 
         alternates = {lang: urls.record("practice", lang, topic_id) for lang, other in self.graph.languages.items() if other.questions_by_topic.get(topic_id)}
-        sources = (f"topics/{topic_id}", *(f"questions/{q}" for q in question_ids))
+        terms = sorted({f"glossary/{t}" for q in question_ids for t in lg.terms_by_question[q]})  # linked in the text
+        sources = (f"topics/{topic_id}", *(f"questions/{q}" for q in question_ids), *terms)
         return Page(urls.record("practice", language, topic_id), "practice.html", language, self.topic_link(lg, topic_id).label, context, alternates, sources)
 
     def glossary(self, lg: LanguageGraph) -> Page:
@@ -343,7 +348,10 @@ class ViewBuilder(termview.TermPage):
     def review(self, lg: LanguageGraph) -> Page:
         """The student's own page: progress, mistakes and questions due, filled in by the browser."""
         language = lg.edition.language
-        return Page(urls.review(language), "review.html", language, "", _ready({}), self._every_language(urls.review))
+        questions = {q: {"title": self.question_link(lg, q, TITLE_EXCERPT).label, "path": urls.record("questions", language, q)} for q in lg.edition.questions}
+        context = {"questions": questions, "scheduler": SCHEDULER}  # id -> the question's title and path
+        sources = tuple(f"questions/{q}" for q in lg.edition.questions)
+        return Page(urls.review(language), "review.html", language, "", _ready(context), self._every_language(urls.review), sources)
 
     def downloads(self, lg: LanguageGraph) -> Page:
         """The language's Anki deck, how to import it, and the switch that saves the language for offline reading."""

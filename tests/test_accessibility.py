@@ -32,10 +32,10 @@ def test_page_has_no_accessibility_violations(open_page, kind, lang, scheme):
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_practice_feedback_has_no_accessibility_violations(open_page, scheme):
     page = open_page("nl/practice/ai-hardware-stack/", color_scheme=scheme, bypass_csp=True).page
-    item = page.locator(".practice-item").first
-    wrong = (int(item.get_attribute("data-answer")) + 1) % item.locator("input").count()
-    item.locator("input").nth(wrong).check()
-    item.locator("button.check").click()
+    page.wait_for_selector(".practice.is-running")
+    item = page.locator("[data-item]:visible")
+    wrong = (int(item.locator(".reveal [data-answer]").get_attribute("data-answer")) + 1) % item.locator(".choices li").count()
+    item.locator(".choices li").nth(wrong).locator("button").click()
     assert violations(page) == []
 
 

@@ -72,58 +72,85 @@ def test_language_switcher_lands_on_the_same_page(open_page, site_url, path):
 
 
 def answer_all(page, right_first: bool):
-    """Answer every question of a practice page: the first right or wrong, the others wrong."""
-    items = page.locator(".practice-item")
-    count = items.count()
+    """Answer every question of a practice run: the first right or wrong, the others wrong."""
+    progress = page.locator("[data-controls] progress")
+    count = int(progress.get_attribute("max"))
     for index in range(count):
-        item = items.nth(index)
-        assert item.is_visible() and all(not items.nth(i).is_visible() for i in range(count) if i != index)
-        answer = int(item.get_attribute("data-answer"))
-        choose = answer if (index == 0 and right_first) else (answer + 1) % item.locator("input").count()
+        item = page.locator("[data-item]:visible")
+        assert item.count() == 1
+        assert progress.evaluate("p => p.value") == index
+        assert page.locator("[data-progress-label]").inner_text() == f"Vraag {index + 1} van {count}"
+        assert item.locator("[data-item-heading]").inner_text() == f"Vraag {index + 1} van {count}"
+        answer = int(item.locator(".reveal [data-answer]").get_attribute("data-answer"))
+        choices = item.locator(".choices li")
+        choose = answer if (index == 0 and right_first) else (answer + 1) % choices.count()
         assert not item.locator(".explanation").is_visible()
-        item.locator("input").nth(choose).check()
-        item.locator("button.check").click()
-        feedback = item.locator(".feedback")
+        choices.nth(choose).locator("button").click()
+        result = item.locator("[data-result]")
+        letter = "ABCDEF"[answer]
         if choose == answer:
-            assert feedback.inner_text() == "Goed!" and "correct" in feedback.get_attribute("class")
+            assert result.inner_text() == f"Goed! Het antwoord is {letter}."
+            assert choices.nth(choose).locator(".mark").inner_text().endswith("Jouw antwoord: goed")
         else:
-            letter = "ABCDEF"[answer]
-            assert feedback.inner_text() == f"Niet goed. Het antwoord is {letter}."
-            assert "is-wrong" in item.locator(".choice").nth(choose).get_attribute("class")
-        assert "is-correct" in item.locator(".choice").nth(answer).get_attribute("class")
+            assert result.inner_text() == f"Niet goed. Het antwoord is {letter}."
+            assert choices.nth(choose).locator(".mark").inner_text().endswith("Jouw antwoord: fout")
+            assert choices.nth(answer).locator(".mark").inner_text().endswith("Het goede antwoord")
         assert item.locator(".explanation").is_visible()
-        item.locator("button.next").click()
+        assert progress.evaluate("p => p.value") == index + 1
+        item.locator("[data-next]").click()
     return count
 
 
-def test_practice_scores_right_and_wrong_answers(open_page):
+def test_practice_scores_and_offers_the_missed_questions_again(open_page):
     page = open_page("nl/practice/gpu-programming/").page
+    page.wait_for_selector(".practice.is-running")
     count = answer_all(page, right_first=True)
     assert count == 7
-    assert page.locator(".score").inner_text() == "Je hebt 1 van 7 vragen goed beantwoord."
-    page.get_by_role("button", name="Opnieuw beginnen").click()
-    assert page.locator(".practice-item").first.is_visible()
+    assert page.locator("[data-end] [data-score]").inner_text() == "Score: 1 van 7 goed."
+    missed = page.locator("[data-missed-list] a")
+    assert missed.count() == 6
+    assert all(re.search(r"/repo/nl/questions/[\w-]+/$", href) for href in missed.evaluate_all("links => links.map(a => a.href)"))
+    page.get_by_role("button", name="Oefen deze opnieuw").click()
+    assert page.locator("[data-controls] progress").get_attribute("max") == "6"
     answer_all(page, right_first=False)
-    assert page.locator(".score").inner_text() == "Je hebt 0 van 7 vragen goed beantwoord."
+    assert page.locator("[data-end] [data-score]").inner_text() == "Score: 0 van 6 goed."
+    page.get_by_role("button", name="Opnieuw beginnen").click()
+    assert page.locator("[data-controls] progress").get_attribute("max") == "7"
+
+
+def test_practice_shuffle_is_remembered(open_page, site_url):
+    page = open_page("nl/practice/ai-hardware-stack/").page
+    page.wait_for_selector(".practice.is-running")
+    order = lambda: page.locator("[data-item]:visible").get_attribute("data-question")  # noqa: E731
+    first = order()
+    page.get_by_label("Vragen in willekeurige volgorde").check()
+    firsts = {order()}
+    for _ in range(8):  # a new shuffled run each time it is switched on
+        page.get_by_label("Vragen in willekeurige volgorde").uncheck()
+        assert order() == first
+        page.get_by_label("Vragen in willekeurige volgorde").check()
+        firsts.add(order())
+    assert len(firsts) > 1, "the order never changed"
+    page.goto(site_url + "fr/practice/ai-hardware-stack/")
+    page.wait_for_selector(".practice.is-running")
+    assert page.get_by_label("Mélanger les questions").is_checked()
 
 
 def test_practice_works_with_the_keyboard_alone(open_page):
     page = open_page("fr/practice/gpu-programming/").page
-    first = page.locator(".practice-item").first
-    answer = int(first.get_attribute("data-answer"))
-    focus_by_tab(page, "input[type=radio]")
+    page.wait_for_selector(".practice.is-running")
+    first = page.locator("[data-item]:visible")
+    first_id = first.get_attribute("data-question")
+    answer = int(first.locator(".reveal [data-answer]").get_attribute("data-answer"))
+    focus_by_tab(page, "[data-item]:not([hidden]) .choice-button")
     for _ in range(answer):
-        page.keyboard.press("ArrowDown")
-    page.keyboard.press("Space")
-    assert first.locator("input").nth(answer).is_checked()
-    page.keyboard.press("Tab")
-    assert page.evaluate("document.activeElement.classList.contains('check')")
+        page.keyboard.press("Tab")
     page.keyboard.press("Enter")
-    assert first.locator(".feedback").inner_text() == "Bonne réponse !"
-    assert page.evaluate("document.activeElement.classList.contains('next')")
+    assert first.locator("[data-result]").inner_text().startswith("Bonne réponse !")
+    assert page.evaluate("document.activeElement.matches('[data-next]')")
     page.keyboard.press("Enter")
-    second = page.locator(".practice-item").nth(1)
-    assert second.is_visible()
+    second = page.locator("[data-item]:visible")
+    assert second.get_attribute("data-question") != first_id
     assert page.evaluate("document.activeElement.id") == second.locator("h2").get_attribute("id")
 
 

@@ -128,4 +128,4 @@ def test_every_page_forbids_inline_script(make_content, tmp_path):
     for page in (tmp_path / "site").rglob("*.html"):
         html = page.read_text(encoding="utf-8")
         assert '<meta http-equiv="Content-Security-Policy" content="default-src &#39;self&#39;; script-src &#39;self&#39;' in html
-        assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html), page
+        assert not re.search(r"<script(?![^>]*\b(?:src=|type=\"application/json\"))[^>]*>", html), page

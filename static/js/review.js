@@ -1,0 +1,146 @@
+/* The review page: the questions due today under FSRS with a review session (practice.js's
+   Session over the due questions, fetched from their own pages), the mistakes, export and
+   import of the progress as a JSON file, and reset after a confirmation.
+
+   Markup: templates/review.html ([data-review], strings in its data- attributes; the
+   language's questions in the JSON block #review-questions: id -> {title, path}). */
+
+import { Session } from "./practice.js";
+import { loadScheduler, dueIds } from "./schedule.js";
+import { fill } from "./question.js";
+
+const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
+
+function links(list, ids, index, rootURL) {
+  list.replaceChildren(...ids.map((id) => {
+    const entry = document.createElement("li");
+    const link = document.createElement("a");
+    link.href = new URL(index[id].path, rootURL).href;
+    link.textContent = index[id].title;
+    entry.append(link);
+    return entry;
+  }));
+}
+
+/* A question's component taken from its own page, its links made absolute. */
+async function fetchQuestion(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${response.status} ${url}`);
+  const page = new DOMParser().parseFromString(await response.text(), "text/html");
+  const article = page.querySelector("[data-question]");
+  if (!article) throw new Error("no question in " + url);
+  article.querySelectorAll("a[href]").forEach((a) => { a.href = new URL(a.getAttribute("href"), url).href; });
+  const heading = article.querySelector("h1");
+  const stem = document.createElement("p");
+  stem.className = "stem";
+  if (heading.lang) stem.lang = heading.lang;
+  stem.append(...heading.childNodes);
+  heading.replaceWith(stem);
+  article.removeAttribute("data-question-page");
+  return document.adoptNode(article);
+}
+
+export async function startReview(context) {
+  const root = document.querySelector("[data-review]");
+  const text = root.dataset;
+  const index = JSON.parse(document.getElementById("review-questions").textContent);
+  const known = new Set(Object.keys(index));
+  const rootURL = new URL(context.rootPath, location.href);
+  const { store } = context;
+  const scheduler = await loadScheduler(text.scheduler);
+  const sessionRoot = root.querySelector("[data-session]");
+  const session = new Session(sessionRoot, context, scheduler, text);
+  const find = (selector) => root.querySelector(selector);
+
+  function render() {
+    const record = store.record();
+    store.setSchedule(scheduler.plan(record.attempts));
+    const fresh = store.record();
+    const due = dueIds(fresh.schedule).filter((id) => known.has(id) && fresh.attempts[id]);
+    const mistakes = Object.keys(fresh.attempts).filter((id) => known.has(id) && !fresh.attempts[id].at(-1).correct);
+    links(find("[data-due-list]"), due, index, rootURL);
+    links(find("[data-mistakes-list]"), mistakes, index, rootURL);
+    find("[data-due-none]").hidden = due.length > 0;
+    find("[data-mistakes-none]").hidden = mistakes.length > 0;
+    find("[data-start-review]").hidden = due.length === 0;
+    context.refresh();
+    return due;
+  }
+
+  async function startSession() {
+    const due = render();
+    session.clear();
+    const template = find("[data-item-template]");
+    for (const id of due) {
+      const item = template.content.firstElementChild.cloneNode(true);
+      const url = new URL(index[id].path, rootURL).href;
+      Object.assign(item.dataset, { question: id, href: url, title: index[id].title });
+      try {
+        item.querySelector("[data-slot]").replaceWith(await fetchQuestion(url));
+      } catch (error) {
+        find("[data-import-result]").textContent = text.unavailable;
+        return;
+      }
+      sessionRoot.querySelector("[data-session-items]").append(item);
+      session.add(item);
+    }
+    sessionRoot.hidden = false;
+    session.begin(session.allIds(), true);
+  }
+
+  session.onFinish = () => render();
+  find("[data-start-review]").addEventListener("click", () => { startSession(); });
+  setUpKeeping(root, context, known, render);
+  render();
+  root.hidden = false;
+}
+
+function setUpKeeping(root, context, known, render) {
+  const { store } = context;
+  const text = root.dataset;
+  const find = (selector) => root.querySelector(selector);
+  const result = find("[data-import-result]");
+
+  find("[data-export]").addEventListener("click", () => {
+    const blob = new Blob([JSON.stringify(store.exportData(), null, 2)], { type: "application/json" });
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(blob);
+    link.download = `studysite-progress-${new Date().toISOString().slice(0, 10)}.json`;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+  });
+
+  const input = find("[data-import]");
+  input.addEventListener("change", async () => {
+    const file = input.files[0];
+    if (!file) return;
+    const problem = file.size > MAX_IMPORT_BYTES ? "large" : store.importText(await file.text(), known);
+    input.value = "";
+    if (problem) {
+      result.textContent = text["refused" + problem[0].toUpperCase() + problem.slice(1)] || text.refusedUnsaved;
+      return;
+    }
+    const count = Object.keys(store.record().attempts).filter((id) => known.has(id)).length;
+    result.textContent = fill(text.imported, { count: context.format(count) });
+    render();
+  });
+
+  const confirm = find("[data-confirm]");
+  find("[data-reset]").addEventListener("click", () => {
+    confirm.hidden = false;
+    confirm.querySelector("#confirm-text").focus();
+  });
+  find("[data-cancel-reset]").addEventListener("click", () => {
+    confirm.hidden = true;
+    find("[data-reset]").focus();
+  });
+  find("[data-confirm-reset]").addEventListener("click", () => {
+    store.reset();
+    confirm.hidden = true;
+    result.textContent = text.erased;
+    render();
+    find("[data-reset]").focus();
+  });
+}

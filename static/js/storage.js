@@ -1,0 +1,191 @@
+/* The reader's progress, kept in localStorage: the one place that reads and writes it.
+
+   One record per site, under a key made of the site's base path, so two Studysite sites on
+   one origin never mix. The record is versioned, validated entry by entry when read, and
+   migrated from older versions. When storage is disabled, full, unreadable or written by a
+   newer version of the site, the store keeps working in memory and says why in `problem`;
+   it never overwrites what it could not read. */
+
+export const FORMAT = "studysite-progress";
+export const VERSION = 1;
+const ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const MAX_ATTEMPTS = 200; // per question: older ones are dropped first
+
+/* Older versions -> the next one; each step takes a record of version n and returns n + 1. */
+export const MIGRATIONS = {};
+
+export function emptyRecord() {
+  return { format: FORMAT, version: VERSION, attempts: Object.create(null), settings: { shuffle: false }, schedule: Object.create(null) };
+}
+
+function isObject(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function validAttempt(a) {
+  return isObject(a) && Number.isInteger(a.choice) && a.choice >= 0 && a.choice < 26 &&
+    typeof a.correct === "boolean" && Number.isFinite(a.time) && a.time > 0;
+}
+
+/* A clean record from untrusted data of the current version; bad entries are left out. */
+export function sanitise(data) {
+  const record = emptyRecord();
+  const ids = (obj) => (isObject(obj) ? Object.keys(obj).filter((id) => ID.test(id)) : []);
+  for (const id of ids(data.attempts)) {
+    const list = Array.isArray(data.attempts[id]) ? data.attempts[id].filter(validAttempt) : [];
+    if (list.length) record.attempts[id] = list.map(({ choice, correct, time }) => ({ choice, correct, time })).sort((a, b) => a.time - b.time).slice(-MAX_ATTEMPTS);
+  }
+  if (isObject(data.settings) && typeof data.settings.shuffle === "boolean") record.settings.shuffle = data.settings.shuffle;
+  for (const id of ids(data.schedule)) {
+    const entry = data.schedule[id];
+    if (isObject(entry) && Number.isFinite(entry.due) && Number.isInteger(entry.count)) record.schedule[id] = { due: entry.due, count: entry.count };
+  }
+  return record;
+}
+
+/* Parse a stored or imported text: {record} or {error: "corrupt" | "foreign" | "newer"}. */
+export function parseRecord(text, migrations = MIGRATIONS, current = VERSION) {
+  let data;
+  try { data = JSON.parse(text); } catch (error) { return { error: "corrupt" }; }
+  if (!isObject(data)) return { error: "corrupt" };
+  if (data.format !== FORMAT || !Number.isInteger(data.version) || data.version < 1) return { error: "foreign" };
+  if (data.version > current) return { error: "newer" };
+  while (data.version < current) {
+    const step = migrations[data.version];
+    if (!step) return { error: "foreign" };
+    data = step(data);
+  }
+  return { record: sanitise(data) };
+}
+
+function probe(storage) {
+  try {
+    const key = "studysite-probe";
+    storage.setItem(key, "1");
+    storage.removeItem(key);
+    return true;
+  } catch (error) {
+    return false;
+  }
+}
+
+function defaultStorage() {
+  try { return window.localStorage; } catch (error) { return null; }
+}
+
+export class Store {
+  /* root: the site's base path ("/repo/"); storage: a Web Storage object, or null. */
+  constructor(root, storage = defaultStorage()) {
+    this.key = "studysite:" + root;
+    this.storage = storage && probe(storage) ? storage : null;
+    this.problem = this.storage ? "" : "unavailable";
+    this.onProblem = null; // called when writing starts to fail
+    this.memory = this.read();
+  }
+
+  read() {
+    if (!this.storage) return this.memory || emptyRecord();
+    let text = null;
+    try { text = this.storage.getItem(this.key); } catch (error) { this.problem = "unavailable"; }
+    if (text === null) return emptyRecord();
+    const parsed = parseRecord(text);
+    if (parsed.record) return parsed.record;
+    this.setAside(text, parsed.error);
+    return emptyRecord();
+  }
+
+  /* An unreadable record is copied aside (never lost) and a new one started; a newer
+     one is left alone and this page works in memory. */
+  setAside(text, error) {
+    if (error === "newer") { this.problem = "newer"; this.storage = null; return; }
+    this.problem = "corrupt";
+    try {
+      this.storage.setItem(this.key + ":unreadable:" + Date.now(), text);
+      this.storage.removeItem(this.key);
+    } catch (failure) {
+      this.storage = null;
+    }
+  }
+
+  /* Read, change, write: other tabs' answers are kept. */
+  update(change) {
+    const record = this.storage ? this.read() : this.memory;
+    change(record);
+    this.memory = record;
+    if (!this.storage) return;
+    try {
+      this.storage.setItem(this.key, JSON.stringify(record));
+    } catch (error) {
+      this.problem = "full";
+      this.storage = null; // from now on this page keeps its answers in memory
+      if (this.onProblem) this.onProblem(this.problem);
+    }
+  }
+
+  record() { return this.storage ? (this.memory = this.read()) : this.memory; }
+
+  attempts(id) { return this.record().attempts[id] || []; }
+
+  addAttempt(id, choice, correct, time = Date.now()) {
+    this.update((record) => {
+      const list = record.attempts[id] || (record.attempts[id] = []);
+      list.push({ choice, correct, time });
+      if (list.length > MAX_ATTEMPTS) list.splice(0, list.length - MAX_ATTEMPTS);
+    });
+  }
+
+  setting(name) { return this.record().settings[name]; }
+
+  setSetting(name, value) { this.update((record) => { record.settings[name] = value; }); }
+
+  setSchedule(entries) { this.update((record) => { Object.assign(record.schedule, entries); }); }
+
+  /* The export file's data: the record plus where it comes from. */
+  exportData(now = new Date()) {
+    return { ...this.record(), site: this.key.slice("studysite:".length), exported: now.toISOString() };
+  }
+
+  /* Merge an export file's text; returns "" or the reason it was refused. Nothing changes on refusal. */
+  importText(text, knownIds = null) {
+    const parsed = parseRecord(text);
+    if (parsed.error) return parsed.error;
+    const incoming = parsed.record;
+    const given = Object.keys(incoming.attempts).length;
+    if (knownIds) {
+      for (const id of Object.keys(incoming.attempts)) if (!knownIds.has(id)) delete incoming.attempts[id];
+      if (!Object.keys(incoming.attempts).length) return given ? "foreign" : "empty";
+    }
+    if (!Object.keys(incoming.attempts).length) return "empty";
+    this.update((record) => mergeInto(record, incoming));
+    return this.problem && this.problem !== "corrupt" ? "unsaved" : "";
+  }
+
+  reset() { this.update((record) => Object.assign(record, emptyRecord())); }
+}
+
+/* Attempts are merged, not replaced: nothing already kept is lost. */
+export function mergeInto(record, incoming) {
+  for (const [id, list] of Object.entries(incoming.attempts)) {
+    const mine = record.attempts[id] || [];
+    const seen = new Set(mine.map((a) => a.time + ":" + a.choice));
+    const merged = mine.concat(list.filter((a) => !seen.has(a.time + ":" + a.choice)));
+    record.attempts[id] = merged.sort((a, b) => a.time - b.time).slice(-MAX_ATTEMPTS);
+    delete record.schedule[id];
+  }
+  record.settings = { ...record.settings, ...incoming.settings };
+}
+
+/* A question's state for lists: "new", "right", "wrong" or "due". */
+export function stateOf(record, id, now = Date.now()) {
+  const list = record.attempts[id];
+  if (!list || !list.length) return "new";
+  const planned = record.schedule[id];
+  if (planned && planned.count === list.length && planned.due <= endOfDay(now)) return "due";
+  return list[list.length - 1].correct ? "right" : "wrong";
+}
+
+export function endOfDay(now) {
+  const end = new Date(now);
+  end.setHours(23, 59, 59, 999);
+  return end.getTime();
+}
