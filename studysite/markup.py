@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import markdown
 import nh3
 
+from .cache import BuildCache
 from .model import Content
 
 BLOCK_TAGS = {"p", "br", "hr", "ul", "ol", "li", "blockquote", "pre", "dl", "dt", "dd", "table", "thead", "tbody", "tr", "th", "td", "h3", "h4", "h5", "h6"}
@@ -39,14 +40,21 @@ _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 class MarkdownRenderer:
     """Renders content text; one instance per build (Python-Markdown parsers are stateful)."""
 
-    def __init__(self) -> None:
+    def __init__(self, cache: BuildCache | None = None) -> None:
         self._markdown = markdown.Markdown(extensions=EXTENSIONS)
+        self._cache = cache
+
+    def _cached(self, kind: str, text: str, convert) -> str:
+        return self._cache.text(kind, text, convert) if self._cache is not None else convert(text)
 
     def block(self, text: str) -> str:
         """Block Markdown (paragraphs, lists, code...) to sanitised HTML."""
         if not _MARKDOWN_CHARS.search(text):
             paragraphs = (p.strip() for p in _PARAGRAPH_BREAK.split(text.strip()))
             return "\n".join(f"<p>{html.escape(p, quote=False)}</p>" for p in paragraphs if p)
+        return self._cached("block", text, self._block)
+
+    def _block(self, text: str) -> str:
         rendered = self._markdown.reset().convert(text)
         return sanitize(rendered, BLOCK_TAGS | INLINE_TAGS)
 
@@ -55,6 +63,9 @@ class MarkdownRenderer:
         text = " ".join(text.split())
         if not _MARKDOWN_CHARS.search(text):
             return html.escape(text, quote=False)
+        return self._cached("inline", text, self._inline)
+
+    def _inline(self, text: str) -> str:
         text = _BLOCK_START.sub(r"\1\\\2", text, count=1)
         rendered = self._markdown.reset().convert(text)
         if rendered.startswith("<p>") and rendered.endswith("</p>"):
@@ -122,9 +133,9 @@ class RenderedText:
         return "\n".join((q.stem, *q.choices, q.explanation))
 
 
-def render_content(content: Content) -> RenderedText:
+def render_content(content: Content, cache: BuildCache | None = None) -> RenderedText:
     """Render the text of every record in every site language it is written in."""
-    markup = MarkdownRenderer()
+    markup = MarkdownRenderer(cache)
     languages = set(content.site.languages)
 
     def each(records):
