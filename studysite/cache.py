@@ -7,11 +7,13 @@ as they were then does nothing.
 
 The folder is STUDYSITE_CACHE_DIR, else $XDG_CACHE_HOME/studysite, else ~/.cache/studysite.
 It is safe to delete. A file that is corrupt, of another format or written by other code
-(any change to Studysite's code or its Markdown libraries) is ignored and replaced.
+(any change to Studysite's code or its Markdown libraries), or whose checksum does not
+match what it holds, is ignored and replaced.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -75,14 +77,16 @@ class BuildCache:
         self.markdown = {key: html for key, html in self.markdown.items() if key in self._used} if self._used else self.markdown
         if self.path is None:
             return
-        data = {"format": FORMAT, "stamp": self.stamp, "markdown": self.markdown, "builds": self.builds}
+        body = {"markdown": self.markdown, "builds": self.builds}
+        data = {"format": FORMAT, "stamp": self.stamp, "checksum": checksum(body), **body}
         temp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             temp.write_text(json.dumps(data, ensure_ascii=False, sort_keys=True), encoding="utf-8")
             os.replace(temp, self.path)
         except OSError:
-            temp.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                temp.unlink(missing_ok=True)
 
 
 def open_cache(content_dir: Path, stamp: str | None = None) -> BuildCache:
@@ -95,11 +99,16 @@ def open_cache(content_dir: Path, stamp: str | None = None) -> BuildCache:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return cache
-    if not _trusted(data, stamp):
+    if not _trusted(data, stamp) or data.get("checksum") != checksum({"markdown": data["markdown"], "builds": data["builds"]}):
         return cache
     cache.markdown = data["markdown"]
     cache.builds = data["builds"]
     return cache
+
+
+def checksum(body: dict) -> str:
+    """A digest of the cached data, so that a damaged or edited file is not used."""
+    return hashlib.sha256(json.dumps(body, ensure_ascii=False, sort_keys=True).encode()).hexdigest()
 
 
 def _trusted(data: object, stamp: str) -> bool:

@@ -177,7 +177,7 @@ def build(options: Options, cache: BuildCache | None = None) -> BuildResult:
     renderer = make_renderer(options, content, report, assets)
     report.raise_if_errors()
     inputs_key = render_inputs_key(options, renderer)
-    with SiteWriter(options.out_dir, previous) as writer:
+    with SiteWriter(options.out_dir, previous, in_place=not options.search) as writer:  # Pagefind needs the whole site in one folder
         progress = Progress("Rendering pages", len(loaded.pages), started)
         render_pages(writer, renderer, loaded.pages, options.jobs or available_cpus(), inputs_key, progress)
         progress.clear()

@@ -1,6 +1,7 @@
 """The sample content built as a user would: every page there, every link resolving."""
 
 import html
+import os
 import re
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
@@ -183,5 +184,13 @@ def test_incremental_rebuilds_equal_a_clean_build(tmp_path: Path):
         (src / "templates/macros.html").read_text(encoding="utf-8").replace('class="choices"', 'class="choices answers"'), encoding="utf-8"
     )
     (src / "static/style.css").write_text((src / "static/style.css").read_text(encoding="utf-8") + "\n/* edited */\n", encoding="utf-8")
+    build(site)
+    same_as_clean_build()
+    question.unlink()  # its pages go, and their folders with them
+    build(site)
+    same_as_clean_build()
+    assert not (site / "nl/questions/kv-cache").exists()
+    shutil.rmtree(os.environ["STUDYSITE_CACHE_DIR"])  # the cache is safe to delete
+    question.write_text("topic: gpu-programming\nanswer: A\nnl: {question: Opnieuw?, choices: [Ja, Nee], explanation: '*Ja*.'}\n", encoding="utf-8")
     build(site)
     same_as_clean_build()
