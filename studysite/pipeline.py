@@ -7,6 +7,7 @@ import gc
 import hashlib
 import os
 import pickle
+import shutil
 import sys
 import time
 from dataclasses import dataclass
@@ -177,7 +178,7 @@ def build(options: Options, cache: BuildCache | None = None) -> BuildResult:
     renderer = make_renderer(options, content, report, assets)
     report.raise_if_errors()
     inputs_key = render_inputs_key(options, renderer)
-    with SiteWriter(options.out_dir, previous, in_place=not options.search) as writer:  # Pagefind needs the whole site in one folder
+    with SiteWriter(options.out_dir, previous, in_place=True) as writer:
         progress = Progress("Rendering pages", len(loaded.pages), started)
         render_pages(writer, renderer, loaded.pages, options.jobs or available_cpus(), inputs_key, progress)
         progress.clear()
@@ -187,25 +188,37 @@ def build(options: Options, cache: BuildCache | None = None) -> BuildResult:
         writer.write("robots.txt", f"User-agent: *\nAllow: /\nSitemap: {site.base_url}sitemap.xml\n".encode())
         writer.write(".nojekyll", b"")
         if options.search:
-            search.index_site(writer.temp_dir, site.languages, reusable_indexes(options.out_dir, previous, writer.written, site.languages))
-            writer.record_extra_files()
+            index_search(writer, options.out_dir, previous, site.languages)
         writer.commit()
     remember_build(cache, options.out_dir, inputs, len(loaded.pages), len(site.languages), report)
     return BuildResult(len(loaded.pages), writer.changed, len(site.languages), time.perf_counter() - started, report)
 
 
-def reusable_indexes(out_dir: Path, previous: Manifest, written: dict[str, str], languages: tuple[str, ...]) -> dict[str, tuple[Path, list[str]]]:
-    """The search indexes of the previous build for the languages none of whose indexed pages changed."""
-    changed = {
-        path.split("/", 1)[0] for path in set(written) | set(previous.files) if search.is_indexed(path) and written.get(path) != previous.files.get(path)
-    }
-    reuse = {}
-    for language in set(languages) - changed:
+def index_search(writer: SiteWriter, out_dir: Path, previous: Manifest, languages: tuple[str, ...]) -> None:
+    """A search index per language: the previous one when none of the language's indexed
+    pages changed and it is all there, else a new one made by Pagefind."""
+    written, old = writer.written, previous.files
+    changed = {path.split("/", 1)[0] for path in set(written) | set(old) if search.is_indexed(path) and written.get(path) != old.get(path)}
+    for language in languages:
         prefix = search.index_folder(language) + "/"
-        names = [path.removeprefix(prefix) for path in previous.files if path.startswith(prefix)]
-        if names:
-            reuse[language] = (out_dir / search.index_folder(language), names)
-    return reuse
+        index = [path for path in old if path.startswith(prefix)]
+        if language not in changed and index and all((out_dir / path).is_file() for path in index):
+            for path in index:
+                writer.carry_over(path)
+            continue
+        if not writer.in_place:  # every page is in the temporary folder
+            search.index_language(writer.temp_dir, language, writer.temp_dir / search.index_folder(language))
+            continue
+        pages = {
+            p: writer.temp_dir / p if (writer.temp_dir / p).is_file() else out_dir / p for p in written if p.startswith(language + "/") and search.is_indexed(p)
+        }
+        folder = writer.temp_dir / ".search-pages"  # inside the temporary folder, so an interrupted build leaves nothing
+        try:
+            search.gather_pages(pages, folder)
+            search.index_language(folder, language, writer.temp_dir / search.index_folder(language))
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+    writer.record_extra_files()
 
 
 def build_settings(options: Options) -> str:

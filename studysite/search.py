@@ -2,10 +2,13 @@
 
 Pagefind reads the finished HTML, splits the index by each page's <html lang> (its
 extended build segments Japanese and Chinese) and ships the small script the search page
-loads. It runs on the temporary build folder, so the index is swapped in with the pages.
+loads. It writes into the temporary build folder, so the index is swapped in with the pages.
+One index per language, made one after the other: a language's search page loads only its
+own, and indexing a large site takes a third of the memory of one run.
 Only the pages readers search for are indexed (questions, terms, topics, comparisons; not
 the practice, review or status pages that repeat them). A language none of whose indexed
-pages changed keeps the index of the previous build.
+pages changed keeps the index of the previous build; for the others, Pagefind reads a
+folder of links to that language's pages, old and new, and writes into the build.
 """
 
 from __future__ import annotations
@@ -38,41 +41,11 @@ def is_indexed(path: str) -> bool:
     return bool(_INDEXED_PAGE.fullmatch(path))
 
 
-def index_site(site_dir: Path, languages: tuple[str, ...], reuse: dict[str, tuple[Path, list[str]]] | None = None) -> None:
-    """One index per language, made one after the other: a language's search page loads
-    only its own, and indexing a large site takes a third of the memory of one run.
-    reuse: per language, a previous index folder that is still right and its files' names."""
-    reuse = reuse or {}
-    for language in languages:
-        target = site_dir / index_folder(language)
-        if language in reuse and _reuse_index(*reuse[language], target):
-            continue
-        _run_pagefind(site_dir, language)
-        _make_deterministic(target / ENTRY_FILE)
-
-
-def _reuse_index(source: Path, names: list[str], target: Path) -> bool:
-    """Link (or copy) the files of a previous index into place; False if that fails."""
-    if ENTRY_FILE not in names:
-        return False
-    try:
-        for name in names:
-            destination = target / name
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            try:
-                os.link(source / name, destination)
-            except OSError:
-                shutil.copy2(source / name, destination)
-    except OSError:
-        shutil.rmtree(target, ignore_errors=True)
-        return False
-    return True
-
-
-def _run_pagefind(site_dir: Path, language: str) -> None:
+def index_language(site_dir: Path, language: str, output_dir: Path) -> None:
+    """Index a language's pages under site_dir into output_dir."""
     command = [
         sys.executable, "-m", "pagefind", "--site", str(site_dir), "--glob", f"{language}/{{{','.join(INDEXED_FOLDERS)}}}/*/index.html",
-        "--output-subdir", index_folder(language), "--silent",
+        "--output-path", str(output_dir.resolve()), "--silent",
     ]  # fmt: skip
     try:
         result = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -81,6 +54,18 @@ def _run_pagefind(site_dir: Path, language: str) -> None:
     if result.returncode != 0:
         detail = (result.stderr or result.stdout).strip().splitlines()
         raise SearchIndexError("Pagefind could not index the site: " + (detail[-1] if detail else f"exit status {result.returncode}"))
+    _make_deterministic(output_dir / ENTRY_FILE)
+
+
+def gather_pages(pages: dict[str, Path], folder: Path) -> None:
+    """Hard-link (or copy) pages, by their site path, into a folder for Pagefind to read."""
+    for path, source in pages.items():
+        target = folder / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.link(source, target)
+        except OSError:
+            shutil.copyfile(source, target)
 
 
 def _make_deterministic(entry_file: Path) -> None:

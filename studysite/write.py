@@ -146,6 +146,13 @@ class SiteWriter:
         self.inputs[path] = key
         return True
 
+    def carry_over(self, path: str) -> bool:
+        """Keep a file of the previous build as it is (a search index that is still right)."""
+        if path not in self.previous.files or not self._link_previous(path, self._target(path)):
+            return False
+        self.written[path] = self.previous.files[path]
+        return True
+
     def _make_folder(self, folder: Path) -> None:
         if folder not in self._folders:
             folder.mkdir(parents=True, exist_ok=True)
