@@ -2,7 +2,8 @@
 
 A build writes into a temporary folder beside the output folder and swaps it in only when
 everything succeeded, so a failed or interrupted build leaves the previous site as it was.
-Files whose bytes did not change are carried over as hard links. The writer refuses to
+Files whose bytes did not change are carried over as hard links; a rebuild in place stages
+only the changed files and moves them in at the end. The writer refuses to
 write outside its folder or the same file twice, marks the folders it builds, and never
 deletes a folder that holds anything it did not write.
 """
