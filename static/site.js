@@ -47,17 +47,6 @@ function search(form) {
   if (initial) { input.value = initial; run(initial); }
 }
 
-function liveReload(url) {
-  let seen = null;
-  setInterval(async () => {
-    try {
-      const build = await (await fetch(url, { cache: "no-store" })).text();
-      if (seen !== null && build !== seen) location.reload();
-      seen = build;
-    } catch (error) { /* the server is restarting */ }
-  }, 1000);
-}
-
 /* Header menus are <details>: Escape closes an open one and gives focus back to its summary;
    opening one closes the other; a click outside closes them. */
 function disclosures(all) {
@@ -79,4 +68,3 @@ function disclosures(all) {
 
 disclosures(Array.from(document.querySelectorAll("[data-disclosure]")));
 document.querySelectorAll("form[data-search]").forEach(search);
-if (document.documentElement.dataset.liveReload) liveReload(document.documentElement.dataset.liveReload);

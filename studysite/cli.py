@@ -29,7 +29,7 @@ def make_parser() -> argparse.ArgumentParser:
     _content_options(build)
     build.add_argument("--out", type=Path, default=Path("site"), help="output folder (default: site)")
     build.add_argument("--base-url", type=_base_url, default=None, help="URL the site will be served from; overrides base_url in site.yaml")
-    build.add_argument("--jobs", type=_positive, default=1, help="pages rendered in parallel (default: 1)")
+    build.add_argument("--jobs", type=_positive, default=0, help="processes rendering pages (default: the CPUs available)")
     build.add_argument("--no-search", action="store_true", help="skip the search index")
 
     check = commands.add_parser("check", help="validate the content; write nothing")
@@ -133,7 +133,7 @@ def _options(args) -> pipeline.Options:
         base_url=getattr(args, "base_url", None) or "",
         strict=args.strict,
         search=not getattr(args, "no_search", False),
-        jobs=getattr(args, "jobs", 1),
+        jobs=getattr(args, "jobs", 0),
     )
 
 

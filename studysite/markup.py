@@ -21,6 +21,7 @@ from pathlib import Path
 import markdown
 import nh3
 
+from .cache import BuildCache
 from .diagnostics import Location, Report
 from .model import Content
 from .texmath import TexError, has_math, protect_math
@@ -54,13 +55,19 @@ class MarkdownRenderer:
     """Renders content text; one instance per build (Python-Markdown parsers are stateful).
 
     Problems in the text (TeX that cannot be converted, an image without alt text) go to
-    the report, located in the file named by `source`; without a report they raise."""
+    the report, located in the file named by `source`; without a report they raise. The
+    cache keeps the Markdown-and-sanitiser step only: math and the checks of _finish run
+    on every build, so their diagnostics are never lost to a cache hit."""
 
-    def __init__(self, report: Report | None = None) -> None:
+    def __init__(self, report: Report | None = None, cache: BuildCache | None = None) -> None:
         self._markdown = markdown.Markdown(extensions=EXTENSIONS)
         self.report = report
         self.source = ""  # path of the content file whose text is being rendered
         self._math: list[str] = []
+        self._cache = cache
+
+    def _cached(self, kind: str, text: str, convert) -> str:
+        return self._cache.text(kind, text, convert) if self._cache is not None else convert(text)
 
     def block(self, text: str) -> str:
         """Block Markdown (paragraphs, lists, code...) to sanitised HTML."""
@@ -68,19 +75,25 @@ class MarkdownRenderer:
         if not _MARKDOWN_CHARS.search(text):
             paragraphs = (p.strip() for p in _PARAGRAPH_BREAK.split(text.strip()))
             return self._finish("\n".join(f"<p>{html.escape(p, quote=False)}</p>" for p in paragraphs if p))
+        return self._finish(self._cached("block", text, self._block))
+
+    def _block(self, text: str) -> str:
         rendered = self._markdown.reset().convert(text)
-        return self._finish(sanitize(rendered, BLOCK_TAGS | INLINE_TAGS))
+        return sanitize(rendered, BLOCK_TAGS | INLINE_TAGS)
 
     def inline(self, text: str) -> str:
         """Inline Markdown (emphasis, code, links) to sanitised HTML with no block elements."""
         text = self._set_math_aside(" ".join(text.split()))
         if not _MARKDOWN_CHARS.search(text):
             return self._finish(html.escape(text, quote=False))
+        return self._finish(self._cached("inline", text, self._inline))
+
+    def _inline(self, text: str) -> str:
         text = _BLOCK_START.sub(r"\1\\\2", text, count=1)
         rendered = self._markdown.reset().convert(text)
         if rendered.startswith("<p>") and rendered.endswith("</p>"):
             rendered = rendered[3:-4]
-        return self._finish(sanitize(rendered, INLINE_TAGS))
+        return sanitize(rendered, INLINE_TAGS)
 
     def _set_math_aside(self, text: str) -> str:
         self._math = []
@@ -206,10 +219,10 @@ class RenderedText:
         return "\n".join((q.stem, *q.choices, q.explanation))
 
 
-def render_content(content: Content, report: Report | None = None) -> RenderedText:
+def render_content(content: Content, report: Report | None = None, cache: BuildCache | None = None) -> RenderedText:
     """Render the text of every record in every site language it is written in; problems
     in the text go to the report (without one, TeX that cannot be converted raises)."""
-    markup = MarkdownRenderer(report)
+    markup = MarkdownRenderer(report, cache)
     languages = set(content.site.languages)
 
     def each(records):

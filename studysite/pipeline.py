@@ -7,13 +7,17 @@ import gc
 import hashlib
 import os
 import pickle
+import shutil
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 import jinja2
 
 from . import anki, contentpo, offline, search, urls
+from .cache import BuildCache, diagnostics_from_json, diagnostics_to_json, files_below, inputs_digest, open_cache
 from .diagnostics import ContentError, Diagnostic, Location, Report, Severity
 from .graph import Graph, build_graph
 from .i18n import load_layered_translations, shown_path
@@ -25,9 +29,11 @@ from .siteconfig import normalize_base_url
 from .status import LanguageStatus, translation_status
 from .validate import validate_content
 from .views import Page, ViewBuilder
-from .write import SiteWriter, check_output_folder
+from .write import MARKER, Manifest, SiteWriter, check_output_folder, read_manifest
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
+PROGRESS_AFTER = 2.0  # seconds
+SERVE_ONLY_ASSETS = {"live-reload.js"}  # served by `serve` itself, never part of a site
 
 
 @dataclass(frozen=True)
@@ -37,7 +43,7 @@ class Options:
     base_url: str = ""
     strict: bool = False
     search: bool = True
-    jobs: int = 1
+    jobs: int = 0  # 0: as many as the CPUs this process may use
     live_reload: bool = False
 
     @property
@@ -79,7 +85,40 @@ class BuildResult:
     report: Report
 
 
-def load(options: Options, report: Report) -> LoadedSite:
+class Progress:
+    """One line of progress on a terminal, once a build has taken PROGRESS_AFTER seconds;
+    nothing when the output is not a terminal (CI logs, pipes) or CI is set."""
+
+    def __init__(self, what: str, total: int, started: float, stream: TextIO | None = None):
+        self.what, self.total, self.started = what, total, started
+        self.stream = stream or sys.stderr
+        self.enabled = self.stream.isatty() and not os.environ.get("CI") and os.environ.get("TERM") != "dumb"
+        self._shown = 0.0
+
+    def show(self, done: int) -> None:
+        if not self.enabled:
+            return
+        now = time.perf_counter()
+        if now - self.started < PROGRESS_AFTER or now - self._shown < 0.1:
+            return
+        self._shown = now
+        self.stream.write(f"\r{self.what}: {min(done, self.total)}/{self.total}\x1b[K")
+        self.stream.flush()
+
+    def clear(self) -> None:
+        if self._shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+
+def available_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def load(options: Options, report: Report, cache: BuildCache | None = None) -> LoadedSite:
     """Phase one: read, validate and cross-reference the content; plan every page."""
     documents = load_documents(options.content_dir, report)
     base_url = normalize_base_url(options.base_url) if options.base_url else ""
@@ -91,7 +130,7 @@ def load(options: Options, report: Report) -> LoadedSite:
     report.raise_if_errors()
     statuses = translation_status(documents, content, options.content_dir, options.layered("templates"), options.layered("locales"), coverage)
     del documents  # the YAML nodes are the largest thing held; the records have all they said
-    rendered = render_content(content, report)
+    rendered = render_content(content, report, cache)
     graph = build_graph(content, rendered)
     pages = ViewBuilder(content, rendered, graph, statuses).pages()
     check_unique_paths(pages, report)
@@ -120,8 +159,12 @@ def collect_assets(options: Options) -> dict[str, tuple[str, bytes]]:
     files: dict[str, bytes] = {}
     for folder in reversed(options.layered("static")):
         for path in sorted(folder.rglob("*")):
-            if path.is_file():
-                files[path.relative_to(folder).as_posix()] = path.read_bytes()
+            name = path.relative_to(folder).as_posix()
+            if path.is_file() and name not in SERVE_ONLY_ASSETS:
+                try:
+                    files[name] = path.read_bytes()
+                except FileNotFoundError:  # an editor's temporary file, gone since the listing
+                    continue
     assets: dict[str, tuple[str, bytes]] = {}
     for name, data in files.items():
         stem, dot, suffix = name.rpartition(".")
@@ -137,20 +180,28 @@ def collect_assets(options: Options) -> dict[str, tuple[str, bytes]]:
     return assets
 
 
-def build(options: Options) -> BuildResult:
-    """Both phases; the output changes only when the whole build succeeded."""
+def build(options: Options, cache: BuildCache | None = None) -> BuildResult:
+    """Both phases; the output changes only when the whole build succeeded. A build whose
+    inputs and output are as the cache saw them after the previous build does nothing."""
     started = time.perf_counter()
+    cache = cache if cache is not None else open_cache(options.content_dir)
+    inputs = inputs_digest(options.source_folders, build_settings(options), cache.stamp)
+    unchanged = unchanged_build(cache, options.out_dir, inputs)
+    if unchanged is not None:
+        return BuildResult(unchanged["pages"], 0, unchanged["languages"], time.perf_counter() - started, unchanged["report"])
     previous = check_output_folder(options.out_dir, options.source_folders)
     report = Report(strict=options.strict)
-    loaded = load(options, report)
+    loaded = load(options, report, cache)
     content = loaded.content
     site = content.site
     assets = collect_assets(options)
     renderer = make_renderer(options, content, report, assets)
     report.raise_if_errors()
     inputs_key = render_inputs_key(options, renderer)
-    with SiteWriter(options.out_dir, previous) as writer:
-        render_pages(writer, renderer, loaded.pages, options.jobs, inputs_key)
+    with SiteWriter(options.out_dir, previous, in_place=True) as writer:
+        progress = Progress("Rendering pages", len(loaded.pages), started)
+        render_pages(writer, renderer, loaded.pages, options.jobs or available_cpus(), inputs_key, progress)
+        progress.clear()
         for path, data in assets.values():
             writer.write(path, data)
         anki.write_decks(writer, anki.DeckSource(content, loaded.rendered, anki.file_times(options.content_dir)), loaded.graph, renderer.environments)
@@ -160,9 +211,9 @@ def build(options: Options) -> BuildResult:
         writer.write(".nojekyll", b"")
         write_offline_files(writer, loaded, renderer)
         if options.search:
-            search.index_site(writer.temp_dir, site.languages)
-            writer.record_extra_files()
+            index_search(writer, options.out_dir, previous, site.languages)
         writer.commit()
+    remember_build(cache, options.out_dir, inputs, len(loaded.pages), len(site.languages), report)
     return BuildResult(len(loaded.pages), writer.changed, len(site.languages), time.perf_counter() - started, report)
 
 
@@ -174,6 +225,65 @@ def write_offline_files(writer: SiteWriter, loaded: LoadedSite, renderer: Render
     environment = renderer.environments[site.languages[0]]
     for path, data in offline.offline_files(environment, writer.written, titles, descriptions, site.assets, site.languages).items():
         writer.write(path, data)
+
+
+def index_search(writer: SiteWriter, out_dir: Path, previous: Manifest, languages: tuple[str, ...]) -> None:
+    """A search index per language: the previous one when none of the language's indexed
+    pages changed and it is all there, else a new one made by Pagefind."""
+    written, old = writer.written, previous.files
+    changed = {path.split("/", 1)[0] for path in set(written) | set(old) if search.is_indexed(path) and written.get(path) != old.get(path)}
+    for language in languages:
+        prefix = search.index_folder(language) + "/"
+        index = [path for path in old if path.startswith(prefix)]
+        if language not in changed and index and all((out_dir / path).is_file() for path in index):
+            for path in index:
+                writer.carry_over(path)
+            continue
+        if not writer.in_place:  # every page is in the temporary folder
+            search.index_language(writer.temp_dir, language, writer.temp_dir / search.index_folder(language))
+            continue
+        pages = {
+            p: writer.temp_dir / p if (writer.temp_dir / p).is_file() else out_dir / p for p in written if p.startswith(language + "/") and search.is_indexed(p)
+        }
+        folder = writer.temp_dir / ".search-pages"  # inside the temporary folder, so an interrupted build leaves nothing
+        try:
+            search.gather_pages(pages, folder)
+            search.index_language(folder, language, writer.temp_dir / search.index_folder(language))
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+    writer.record_extra_files()
+
+
+def build_settings(options: Options) -> str:
+    """The options that change a build's output."""
+    return repr((str(options.content_dir.resolve()), options.base_url, options.strict, options.search, options.live_reload))
+
+
+def unchanged_build(cache: BuildCache, out_dir: Path, inputs: str) -> dict | None:
+    """What the previous build into out_dir reported, if it had these inputs and its output
+    is still exactly what it wrote (the same manifest, no file added or removed)."""
+    state = cache.builds.get(str(out_dir.resolve()))
+    if not state or state.get("inputs") != inputs:
+        return None
+    try:
+        marker = (out_dir / MARKER).read_bytes()
+    except OSError:
+        return None
+    manifest = read_manifest(out_dir)
+    diagnostics = diagnostics_from_json(state.get("diagnostics"))
+    if manifest is None or diagnostics is None or hashlib.sha256(marker).hexdigest() != state.get("manifest"):
+        return None
+    if files_below(out_dir) != set(manifest.files) | {MARKER}:
+        return None
+    report = Report(strict=bool(state.get("strict")), diagnostics=diagnostics)
+    return {"pages": int(state.get("pages", 0)), "languages": int(state.get("languages", 0)), "report": report}
+
+
+def remember_build(cache: BuildCache, out_dir: Path, inputs: str, pages: int, languages: int, report: Report) -> None:
+    marker = hashlib.sha256((out_dir / MARKER).read_bytes()).hexdigest()
+    state = {"inputs": inputs, "manifest": marker, "pages": pages, "languages": languages, "strict": report.strict}
+    cache.builds[str(out_dir.resolve())] = state | {"diagnostics": diagnostics_to_json(report.diagnostics)}
+    cache.save()
 
 
 def render_inputs_key(options: Options, renderer: Renderer) -> str:
@@ -195,18 +305,22 @@ def page_key(inputs_key: str, page: Page, context: dict) -> str:
     return hashlib.sha256(f"{inputs_key}{described!r}".encode()).hexdigest()
 
 
-def render_pages(writer: SiteWriter, renderer: Renderer, pages: list[Page], jobs: int, inputs_key: str) -> None:
+def render_pages(
+    writer: SiteWriter, renderer: Renderer, pages: list[Page], jobs: int, inputs_key: str, progress: Progress | None = None, progress_scale: int = 1
+) -> None:
     """Render and write every page whose inputs changed since the previous build; the others
     are carried over. With jobs > 1, forked workers each take a share.
 
     Page paths were checked unique in phase one, so workers write side by side into the
     temporary folder and send back what they wrote; the first failure stops the build."""
     if jobs <= 1 or not hasattr(os, "fork"):
-        for page in pages:
+        for done, page in enumerate(pages, 1):
             context = page.context()
             path, key = urls.file_for(page.path), page_key(inputs_key, page, context)
             if not writer.reuse(path, key):
                 writer.write(path, render_page(renderer, page, context).encode("utf-8"), key)
+            if progress is not None:
+                progress.show(done * progress_scale)
         return
     gc.freeze()  # keep the collector off the shared objects, so forked workers copy fewer pages
     try:
@@ -215,7 +329,7 @@ def render_pages(writer: SiteWriter, renderer: Renderer, pages: list[Page], jobs
         gc.unfreeze()
     failure: BaseException | None = None
     try:
-        render_pages(writer, renderer, pages[0::jobs], 1, inputs_key)
+        render_pages(writer, renderer, pages[0::jobs], 1, inputs_key, progress, jobs)  # the workers keep the same pace
     except BaseException as error:  # collect the workers before passing it on
         failure = error
     for pid, reader in workers:

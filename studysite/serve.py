@@ -1,79 +1,183 @@
 """Serve: build, serve the site on 127.0.0.1, rebuild when a source changes and reload.
 
-Pages built for serving carry a data-live-reload attribute; the site's script then asks
-/__reload for the build number once a second and reloads the page when it changes.
+Sources are watched with watchfiles (native file events, debounced). Each rebuild reuses
+the session's cache (rendered Markdown) and the page keys of the previous build, so only
+the pages an edit affects are rendered again. Every HTML page served gets a script
+(static/live-reload.js) that listens to /__events: the server pushes the number of each
+new build, or the problems of a failed one, which the page shows over itself until they are
+fixed. A rebuild that fails, for whatever reason, leaves the previous site served.
 """
 
 from __future__ import annotations
 
 import functools
 import http.server
+import json
 import sys
 import threading
-import time
-from dataclasses import replace
+import traceback
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+import watchfiles
+
 from . import pipeline
+from .cache import BuildCache, open_cache
 from .diagnostics import ContentError, Report
 
-RELOAD_PATH = "/__reload"
-POLL_SECONDS = 0.5
+RELOAD_PATH = "/__reload"  # the build number as text, for scripts
+EVENTS_PATH = "/__events"
+SCRIPT_PATH = "/__live-reload.js"
+SCRIPT_NAME = "live-reload.js"
+KEEP_ALIVE_SECONDS = 15
+DEBOUNCE_MS = 20
 
 
-def source_state(options: pipeline.Options) -> dict[Path, float]:
-    """Modification times of every file a build reads."""
-    return {p: p.stat().st_mtime for folder in options.source_folders if folder.is_dir() for p in folder.rglob("*") if p.is_file()}
+@dataclass
+class LiveState:
+    """The current build number and the problems of the last rebuild, if it failed."""
+
+    build: int = 0
+    problems: list[dict] = field(default_factory=list)
+    changed: threading.Condition = field(default_factory=threading.Condition)
+
+    def succeeded(self) -> None:
+        with self.changed:
+            self.build += 1
+            self.problems = []
+            self.changed.notify_all()
+
+    def failed(self, problems: list[dict]) -> None:
+        with self.changed:
+            self.problems = problems
+            self.changed.notify_all()
+
+    def stamp(self) -> tuple[int, int]:
+        return self.build, len(self.problems)
+
+    def wait_for_change(self, since: tuple[int, int], timeout: float) -> None:
+        with self.changed:
+            self.changed.wait_for(lambda: self.stamp() != since, timeout=timeout)
+
+    def event(self) -> bytes:
+        if self.problems:
+            return b"event: failed\ndata: " + json.dumps(self.problems).encode() + b"\n\n"
+        return f"event: ok\ndata: {self.build}\n\n".encode()
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
-    build_number = [0]
+    state: LiveState
+    script: bytes
 
     def do_GET(self):
-        if self.path == RELOAD_PATH:
-            body = str(self.build_number[0]).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/plain")
-            self.send_header("Cache-Control", "no-store")
-            self.end_headers()
-            self.wfile.write(body)
+        path = self.path.split("?", 1)[0]
+        if path == RELOAD_PATH:
+            return self._send(str(self.state.build).encode(), "text/plain")
+        if path == SCRIPT_PATH:
+            return self._send(self.script, "text/javascript")
+        if path == EVENTS_PATH:
+            return self._events()
+        page = self._page_file(path)
+        if page is None:
+            return super().do_GET()
+        try:
+            html = page.read_bytes()
+        except OSError:
+            return super().do_GET()
+        tag = f'<script src="{SCRIPT_PATH}" defer></script>'.encode()
+        return self._send(html.replace(b"</head>", tag + b"</head>", 1), "text/html; charset=utf-8")
+
+    def _page_file(self, path: str) -> Path | None:
+        """The HTML file a request for a page is answered with, if it is one."""
+        local = Path(self.translate_path(path))
+        if local.is_dir():
+            if not path.endswith("/"):
+                return None  # the base class redirects to the folder
+            local = local / "index.html"
+        return local if local.suffix == ".html" and local.is_file() else None
+
+    def _send(self, body: bytes, content_type: str) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _events(self) -> None:
+        """A server-sent event stream: the current state now, then each change."""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        state = self.state
+        try:
+            while True:
+                with state.changed:
+                    event, sent = state.event(), state.stamp()
+                self.wfile.write(event)
+                self.wfile.flush()
+                state.wait_for_change(sent, KEEP_ALIVE_SECONDS)
+                self.wfile.write(b": keep-alive\n\n")
+        except OSError:  # the page went away
             return
-        super().do_GET()
 
     def log_message(self, format, *args):
         pass
 
 
-def _rebuild(options: pipeline.Options) -> bool:
-    try:
-        result = pipeline.build(options)
-    except ContentError as error:
+def problems_of(error: BaseException) -> list[dict]:
+    """What a failed build shows in the browser: each problem with its place and hint."""
+    if isinstance(error, ContentError):
         report = Report(diagnostics=list(error.diagnostics))
-        for diagnostic in report.sorted():
-            print(diagnostic.format(), file=sys.stderr)
-        print(f"Build failed: {report.summary()}. Still serving the previous site.", file=sys.stderr)
+        return [{"where": str(d.location), "severity": d.severity.value, "message": d.message, "hint": d.hint} for d in report.sorted()]
+    return [{"where": "build", "severity": "error", "message": f"{type(error).__name__}: {error}", "hint": ""}]
+
+
+def rebuild(options: pipeline.Options, cache: BuildCache, state: LiveState) -> bool:
+    """Build once; report the outcome on the terminal and to the pages. Never raises."""
+    try:
+        result = pipeline.build(options, cache)
+    except KeyboardInterrupt:
+        raise
+    except Exception as error:  # any failure: report it and keep serving the previous site
+        problems = problems_of(error)
+        for problem in problems:
+            print(
+                f"{problem['where']}: {problem['severity']}: {problem['message']}" + (f"\n  hint: {problem['hint']}" if problem["hint"] else ""),
+                file=sys.stderr,
+            )
+        if not isinstance(error, ContentError):
+            traceback.print_exc(limit=-3)
+        print("Build failed. Still serving the previous site.", file=sys.stderr)
+        state.failed(problems)
         return False
-    print(f"Built {result.pages} pages in {result.seconds:.1f} s ({result.changed} files changed).")
+    print(f"Built {result.pages} pages in {result.seconds:.2f} s ({result.changed} files changed).", flush=True)
+    state.succeeded()
     return True
+
+
+def live_script(options: pipeline.Options) -> bytes:
+    for folder in options.layered("static"):
+        if (folder / SCRIPT_NAME).is_file():
+            return (folder / SCRIPT_NAME).read_bytes()
+    return b""
 
 
 def serve(options: pipeline.Options, port: int) -> int:
     options = replace(options, base_url=f"http://127.0.0.1:{port}/", live_reload=True)
-    if not _rebuild(options):
-        return 1
-    handler = type("Handler", (_Handler,), {"build_number": [1]})
+    cache, state = open_cache(options.content_dir), LiveState()
+    rebuild(options, cache, state)  # when it fails, the previous site (if any) is served with the problems
+    options = replace(options, jobs=1)  # later rebuilds render few pages; no forking beside the server thread
+    handler = type("Handler", (_Handler,), {"state": state, "script": live_script(options)})
     server = http.server.ThreadingHTTPServer(("127.0.0.1", port), functools.partial(handler, directory=str(options.out_dir)))
+    server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    print(f"Serving {options.out_dir} at http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C to stop)")
-    state = source_state(options)
+    print(f"Serving {options.out_dir} at http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C to stop)", flush=True)
+    folders = [folder for folder in options.source_folders if folder.is_dir()]
     try:
-        while True:
-            time.sleep(POLL_SECONDS)
-            current = source_state(options)
-            if current != state:
-                state = current
-                if _rebuild(options):
-                    handler.build_number[0] += 1
+        for _changes in watchfiles.watch(*folders, debounce=DEBOUNCE_MS, step=10):
+            rebuild(options, cache, state)
     except KeyboardInterrupt:
         print("Stopped.")
     finally:

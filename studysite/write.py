@@ -2,7 +2,8 @@
 
 A build writes into a temporary folder beside the output folder and swaps it in only when
 everything succeeded, so a failed or interrupted build leaves the previous site as it was.
-Files whose bytes did not change are carried over as hard links. The writer refuses to
+Files whose bytes did not change are carried over as hard links; a rebuild in place stages
+only the changed files and moves them in at the end. The writer refuses to
 write outside its folder or the same file twice, marks the folders it builds, and never
 deletes a folder that holds anything it did not write.
 """
@@ -79,15 +80,24 @@ def check_output_folder(out_dir: Path, protected: list[Path]) -> Manifest:
 
 
 def _files_below(folder: Path) -> set[str]:
-    return {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file() or p.is_symlink()}
+    found: set[str] = set()
+    for root, _, names in os.walk(folder):  # several times faster than rglob on a large site
+        prefix = Path(root).relative_to(folder).as_posix()
+        found.update(name if prefix == "." else f"{prefix}/{name}" for name in names)
+    return found
 
 
 class SiteWriter:
-    """Writes one build into a temporary folder; commit() swaps it in, abort() removes it."""
+    """Writes one build into a temporary folder; commit() swaps it in, abort() removes it.
 
-    def __init__(self, out_dir: Path, previous: Manifest):
+    in_place (for a rebuild of an existing site): the temporary folder receives only the
+    files that changed, and commit() moves them into the output folder, removes what is no
+    longer built and then writes the manifest; unchanged files are not touched at all."""
+
+    def __init__(self, out_dir: Path, previous: Manifest, in_place: bool = False):
         self.out_dir = out_dir
         self.previous = previous
+        self.in_place = in_place and bool(previous.files)
         self.temp_dir = out_dir.parent / f".{out_dir.name}.tmp-{os.getpid()}"
         self.written: dict[str, str] = {}
         self.inputs: dict[str, str] = {}
@@ -117,12 +127,12 @@ class SiteWriter:
         """Write a file; key, for a rendered page, names everything its bytes came from."""
         target = self._target(path)
         digest = _digest(data)
-        self._make_folder(target.parent)
         if key:
             self.inputs[path] = key
         self.written[path] = digest
         if self.previous.files.get(path) == digest and self._link_previous(path, target):
             return
+        self._make_folder(target.parent)
         target.write_bytes(data)
         self.changed += 1
 
@@ -131,11 +141,17 @@ class SiteWriter:
         if not key or self.previous.inputs.get(path) != key or path not in self.previous.files:
             return False
         target = self._target(path)
-        self._make_folder(target.parent)
         if not self._link_previous(path, target):
             return False
         self.written[path] = self.previous.files[path]
         self.inputs[path] = key
+        return True
+
+    def carry_over(self, path: str) -> bool:
+        """Keep a file of the previous build as it is (a search index that is still right)."""
+        if path not in self.previous.files or not self._link_previous(path, self._target(path)):
+            return False
+        self.written[path] = self.previous.files[path]
         return True
 
     def _make_folder(self, folder: Path) -> None:
@@ -144,6 +160,9 @@ class SiteWriter:
             self._folders.add(folder)
 
     def _link_previous(self, path: str, target: Path) -> bool:
+        if self.in_place:  # the file stays where it is
+            return os.path.isfile(self.out_dir / path)
+        self._make_folder(target.parent)
         try:
             os.link(self.out_dir / path, target)
         except OSError:
@@ -172,9 +191,14 @@ class SiteWriter:
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
+    def _manifest_text(self, files: dict[str, str], inputs: dict[str, str]) -> str:
+        manifest = {"generator": "studysite", "files": dict(sorted(files.items())), "inputs": dict(sorted(inputs.items()))}
+        return json.dumps(manifest, indent=0, sort_keys=True)
+
     def _swap(self) -> None:
-        manifest = {"generator": "studysite", "files": dict(sorted(self.written.items())), "inputs": dict(sorted(self.inputs.items()))}
-        (self.temp_dir / MARKER).write_text(json.dumps(manifest, indent=0, sort_keys=True), encoding="utf-8")
+        if self.in_place:
+            return self._update_in_place()
+        (self.temp_dir / MARKER).write_text(self._manifest_text(self.written, self.inputs), encoding="utf-8")
         (self.temp_dir / TEMP_MARKER).unlink()
         old = self.out_dir.parent / f".{self.out_dir.name}.old-{os.getpid()}"
         if self.out_dir.exists():
@@ -187,6 +211,36 @@ class SiteWriter:
             raise
         if old.exists():
             shutil.rmtree(old)
+
+    def _update_in_place(self) -> None:
+        """Move the changed files into the output folder. A manifest that marks them as unknown
+        goes first, so that a build killed midway is followed by one that rewrites them."""
+        staged = sorted(_files_below(self.temp_dir) - {TEMP_MARKER})
+        removed = sorted(set(self.previous.files) - set(self.written))
+        unknown = dict.fromkeys(staged, "")
+        self._replace_manifest({**self.previous.files, **unknown}, {p: k for p, k in self.previous.inputs.items() if p not in unknown})
+        for path in staged:
+            target = self.out_dir / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(self.temp_dir / path, target)
+        for path in removed:
+            (self.out_dir / path).unlink(missing_ok=True)
+            _remove_empty_folders((self.out_dir / path).parent, self.out_dir)
+        self._replace_manifest(self.written, self.inputs)
+
+    def _replace_manifest(self, files: dict[str, str], inputs: dict[str, str]) -> None:
+        temporary = self.temp_dir / MARKER
+        temporary.write_text(self._manifest_text(files, inputs), encoding="utf-8")
+        os.replace(temporary, self.out_dir / MARKER)
+
+
+def _remove_empty_folders(folder: Path, root: Path) -> None:
+    while folder != root and root in folder.parents:
+        try:
+            folder.rmdir()
+        except OSError:  # not empty
+            return
+        folder = folder.parent
 
 
 def remove_stale_temp_folders(out_dir: Path) -> None:

@@ -87,6 +87,15 @@ def minimal_files(**overrides: str | None) -> dict[str, str]:
     return {name: text for name, text in files.items() if text is not None}
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _build_cache_outside_home(tmp_path_factory):
+    """Builds run by the tests keep their cache (STUDYSITE_CACHE_DIR) in a temporary folder."""
+    patch = pytest.MonkeyPatch()
+    patch.setenv("STUDYSITE_CACHE_DIR", str(tmp_path_factory.mktemp("build-cache")))
+    yield
+    patch.undo()
+
+
 @pytest.fixture
 def make_content(tmp_path):
     """Write a content folder from minimal_files(**overrides) and return its path."""

@@ -1,6 +1,7 @@
 """The sample content built as a user would: every page there, every link resolving."""
 
 import html
+import os
 import re
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
@@ -190,3 +191,31 @@ def test_incremental_rebuilds_equal_a_clean_build(tmp_path: Path):
     (src / "static/style.css").write_text((src / "static/style.css").read_text(encoding="utf-8") + "\n/* edited */\n", encoding="utf-8")
     build(site)
     same_as_clean_build()
+    question.unlink()  # its pages go, and their folders with them
+    build(site)
+    same_as_clean_build()
+    assert not (site / "nl/questions/kv-cache").exists()
+    shutil.rmtree(os.environ["STUDYSITE_CACHE_DIR"])  # the cache is safe to delete
+    question.write_text("topic: gpu-programming\nanswer: A\nnl: {question: Opnieuw?, choices: [Ja, Nee], explanation: '*Ja*.'}\n", encoding="utf-8")
+    build(site)
+    same_as_clean_build()
+
+
+def test_incremental_builds_with_search_equal_a_clean_build(tmp_path: Path):
+    """The search index of a language whose pages did not change is kept; one whose pages
+    changed is made again from the old and new pages: both equal a build from scratch."""
+    import shutil
+
+    shutil.copytree(SAMPLE_CONTENT, tmp_path / "content")
+    site, clean = tmp_path / "site", tmp_path / "clean"
+    assert run_cli("build", "--content", tmp_path / "content", "--out", site).status == 0
+    kept = (site / "pagefind/fr/pagefind-entry.json").stat().st_ino
+    question = tmp_path / "content/questions/gpu-programming/kv-cache.yaml"
+    question.write_text(question.read_text(encoding="utf-8").replace("Waarom gebruikt", "Waarvoor gebruikt"), encoding="utf-8")
+    assert run_cli("build", "--content", tmp_path / "content", "--out", site).status == 0
+    assert run_cli("build", "--content", tmp_path / "content", "--out", clean).status == 0
+    assert (site / "pagefind/fr/pagefind-entry.json").stat().st_ino == kept
+    files = {p.relative_to(site): p.read_bytes() for p in site.rglob("*") if p.is_file() and p.name != ".studysite"}
+    assert files == {p.relative_to(clean): p.read_bytes() for p in clean.rglob("*") if p.is_file() and p.name != ".studysite"}
+    indexed = {p.relative_to(site).as_posix() for p in site.glob("pagefind/nl/fragment/*")}
+    assert len(indexed) == sum(1 for p in site.glob("nl/*/*/index.html") if p.parts[-3] in ("questions", "glossary", "topics", "comparisons"))

@@ -1,0 +1,62 @@
+/* Live reload, loaded only by `build.py serve` (never part of a built site).
+   The server pushes server-sent events: "ok" with the number of the current build (the page
+   reloads when it changes, and any error overlay goes), or "failed" with the problems of a
+   failed rebuild, shown over the page, each with file:line and hint. */
+(function () {
+  const OVERLAY_ID = "studysite-build-errors";
+
+  function clearOverlay() {
+    const old = document.getElementById(OVERLAY_ID);
+    if (old) old.remove();
+  }
+
+  function problem(item) {
+    const entry = document.createElement("li");
+    const where = document.createElement("code");
+    where.textContent = item.where;
+    const message = document.createElement("span");
+    message.textContent = " " + item.severity + ": " + item.message;
+    entry.append(where, message);
+    if (item.hint) {
+      const hint = document.createElement("div");
+      hint.textContent = "hint: " + item.hint;
+      entry.append(hint);
+    }
+    entry.style.margin = "0 0 0.75em";
+    return entry;
+  }
+
+  function showOverlay(problems) {
+    clearOverlay();
+    const overlay = document.createElement("section");
+    overlay.id = OVERLAY_ID;
+    overlay.setAttribute("role", "alert");
+    overlay.setAttribute("aria-labelledby", OVERLAY_ID + "-title");
+    const title = document.createElement("h2");
+    title.id = OVERLAY_ID + "-title";
+    title.textContent = "Build failed: the page shows the previous build";
+    const list = document.createElement("ul");
+    list.append(...problems.map(problem));
+    const close = document.createElement("button");
+    close.type = "button";
+    close.textContent = "Hide";
+    close.addEventListener("click", clearOverlay);
+    overlay.append(title, list, close);
+    Object.assign(overlay.style, {
+      position: "fixed", inset: "1em", zIndex: "2147483647", overflow: "auto", padding: "1em 1.5em",
+      background: "#1d1f21", color: "#f8f8f2", font: "15px/1.5 ui-monospace, monospace",
+      border: "3px solid #ff6b6b", borderRadius: "6px",
+    });
+    document.body.append(overlay);
+    close.focus();
+  }
+
+  const events = new EventSource("/__events");
+  let build = null;
+  events.addEventListener("ok", (event) => {
+    clearOverlay();
+    if (build !== null && event.data !== build) location.reload();
+    build = event.data;
+  });
+  events.addEventListener("failed", (event) => showOverlay(JSON.parse(event.data)));
+})();

@@ -1,0 +1,165 @@
+"""Cache: what a build can skip next time, kept outside the deployed site.
+
+One JSON file per content folder holds the rendered Markdown of every content text, keyed
+by a digest of the text, and, per output folder, a digest of every input of the last
+successful build with what that build reported. A build whose inputs and output are both
+as they were then does nothing.
+
+The folder is STUDYSITE_CACHE_DIR, else $XDG_CACHE_HOME/studysite, else ~/.cache/studysite.
+It is safe to delete. A file that is corrupt, of another format or written by other code
+(any change to Studysite's code or its Markdown libraries), or whose checksum does not
+match what it holds, is ignored and replaced.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+from .diagnostics import Diagnostic, Location, Severity
+
+FORMAT = "studysite-cache/1"
+CODE_ROOT = Path(__file__).resolve().parent
+
+
+def cache_folder() -> Path:
+    if os.environ.get("STUDYSITE_CACHE_DIR"):
+        return Path(os.environ["STUDYSITE_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "studysite"
+
+
+def code_stamp() -> str:
+    """A digest of Studysite's code and the versions of the libraries its output depends on."""
+    digest = hashlib.sha256()
+    for path in sorted(CODE_ROOT.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    for package in ("markdown", "nh3", "jinja2", "babel"):
+        try:
+            digest.update(f"{package}={version(package)}".encode())
+        except PackageNotFoundError:
+            digest.update(package.encode())
+    return digest.hexdigest()
+
+
+def text_key(kind: str, text: str) -> str:
+    return hashlib.sha256(f"{kind}\0{text}".encode()).hexdigest()[:32]
+
+
+@dataclass
+class BuildCache:
+    """Rendered Markdown and the record of previous builds; `path` None keeps it in memory only."""
+
+    path: Path | None = None
+    stamp: str = ""
+    markdown: dict[str, str] = field(default_factory=dict)
+    builds: dict[str, dict] = field(default_factory=dict)
+    _used: set[str] = field(default_factory=set)
+
+    def text(self, kind: str, text: str, convert: Callable[[str], str]) -> str:
+        """convert(text), from the cache when this text was converted before."""
+        key = text_key(kind, text)
+        self._used.add(key)
+        html = self.markdown.get(key)
+        if html is None:
+            html = self.markdown[key] = convert(text)
+        return html
+
+    def save(self) -> None:
+        """Keep what this build used; written atomically, and a cache that cannot be written is no error."""
+        self.markdown = {key: html for key, html in self.markdown.items() if key in self._used} if self._used else self.markdown
+        if self.path is None:
+            return
+        body = {"markdown": self.markdown, "builds": self.builds}
+        data = {"format": FORMAT, "stamp": self.stamp, "checksum": checksum(body), **body}
+        temp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            temp.write_text(json.dumps(data, ensure_ascii=False, sort_keys=True), encoding="utf-8")
+            os.replace(temp, self.path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                temp.unlink(missing_ok=True)
+
+
+def open_cache(content_dir: Path, stamp: str | None = None) -> BuildCache:
+    """The cache of a content folder; empty when there is none or it cannot be trusted."""
+    stamp = stamp or code_stamp()
+    name = hashlib.sha256(str(content_dir.resolve()).encode()).hexdigest()[:16]
+    path = cache_folder() / f"site-{name}.json"
+    cache = BuildCache(path, stamp)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return cache
+    if not _trusted(data, stamp) or data.get("checksum") != checksum({"markdown": data["markdown"], "builds": data["builds"]}):
+        return cache
+    cache.markdown = data["markdown"]
+    cache.builds = data["builds"]
+    return cache
+
+
+def checksum(body: dict) -> str:
+    """A digest of the cached data, so that a damaged or edited file is not used."""
+    return hashlib.sha256(json.dumps(body, ensure_ascii=False, sort_keys=True).encode()).hexdigest()
+
+
+def _trusted(data: object, stamp: str) -> bool:
+    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("stamp") != stamp:
+        return False
+    markdown, builds = data.get("markdown"), data.get("builds")
+    if not isinstance(markdown, dict) or not isinstance(builds, dict):
+        return False
+    return all(isinstance(k, str) and isinstance(v, str) for k, v in markdown.items()) and all(isinstance(v, dict) for v in builds.values())
+
+
+def diagnostics_to_json(diagnostics: list[Diagnostic]) -> list[list]:
+    return [[d.severity.value, d.location.path, d.location.line, d.location.column, d.code, d.message, d.hint, d.source_line] for d in diagnostics]
+
+
+def diagnostics_from_json(items: object) -> list[Diagnostic] | None:
+    """The diagnostics saved with a build, or None when they are not in the expected shape."""
+    try:
+        return [Diagnostic(Severity(s), Location(str(p), int(line), int(col)), str(c), str(m), str(h), str(src)) for s, p, line, col, c, m, h, src in items]
+    except (TypeError, ValueError):
+        return None
+
+
+def inputs_digest(folders: list[Path], settings: str, stamp: str) -> str:
+    """A digest of every file a build reads (names and bytes), the settings, the code and
+    the git commit of the content (the status pages depend on its history)."""
+    digest = hashlib.sha256(f"{stamp}\0{settings}\0{git_head(folders[0])}".encode())
+    for folder in folders:
+        digest.update(b"\1" + str(folder.resolve()).encode())
+        for path in sorted(files_below(folder)):
+            try:
+                data = (folder / path).read_bytes()
+            except OSError:  # gone since the listing: the build will say what is missing
+                data = b"\2"
+            digest.update(path.encode() + b"\0" + hashlib.sha256(data).digest())
+    return digest.hexdigest()
+
+
+def git_head(folder: Path) -> str:
+    try:
+        result = subprocess.run(["git", "rev-parse", "HEAD"], cwd=folder, capture_output=True, text=True, check=False)
+    except OSError:
+        return ""
+    return result.stdout.strip() if result.returncode == 0 else ""
+
+
+def files_below(folder: Path) -> set[str]:
+    """Every file below a folder as a relative POSIX path; os.walk is several times faster than rglob."""
+    found: set[str] = set()
+    for root, _, names in os.walk(folder):
+        prefix = os.path.relpath(root, folder).replace(os.sep, "/")
+        prefix = "" if prefix == "." else prefix + "/"
+        found.update(prefix + name for name in names)
+    return found

@@ -1,0 +1,159 @@
+"""`build.py serve`: watches the sources, rebuilds only what an edit affects, pushes reloads
+and build problems to the open pages, and keeps serving whatever goes wrong."""
+
+from __future__ import annotations
+
+import json
+import queue
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+from studysite import pipeline, serve
+
+BROKEN_TOPIC = "topic: basic\n"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Server:
+    """A `build.py serve` process and the server-sent events it pushes."""
+
+    def __init__(self, content: Path, out: Path):
+        self.port = free_port()
+        self.out = out
+        command = [sys.executable, "build.py", "serve", "--content", str(content), "--out", str(out), "--port", str(self.port)]
+        self.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.events: queue.Queue[tuple[str, str]] = queue.Queue()
+        self.get("/nl/")
+        threading.Thread(target=self._listen, daemon=True).start()
+
+    def get(self, path: str) -> str:
+        for _ in range(300):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{path}", timeout=5) as response:
+                    return response.read().decode()
+            except OSError:
+                if self.process.poll() is not None:
+                    raise AssertionError(f"serve stopped: {self.process.stderr.read()}") from None
+                time.sleep(0.1)
+        raise AssertionError(f"no answer for {path}")
+
+    def _listen(self) -> None:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{serve.EVENTS_PATH}", timeout=60) as stream:
+            name = ""
+            for raw in stream:
+                line = raw.decode().rstrip("\n")
+                if line.startswith("event: "):
+                    name = line[7:]
+                elif line.startswith("data: "):
+                    self.events.put((name, line[6:]))
+
+    def wait_event(self, name: str, matches=lambda data: True, timeout: float = 60) -> str:
+        """The data of the next such event; others (an editor's intermediate save) are skipped."""
+        deadline = time.monotonic() + timeout
+        while True:
+            event, data = self.events.get(timeout=max(deadline - time.monotonic(), 0.01))
+            if event == name and matches(data):
+                return data
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
+@pytest.fixture
+def server(make_content, tmp_path):
+    started = Server(make_content(), tmp_path / "site")
+    yield started
+    started.stop()
+
+
+def test_pages_get_the_live_reload_script_only_when_served(server):
+    page = server.get("/nl/")
+    assert f'<script src="{serve.SCRIPT_PATH}" defer></script></head>' in page
+    assert "EventSource" in server.get(serve.SCRIPT_PATH)
+    assert not list(server.out.rglob("live-reload*.js"))  # the built site itself never has it
+    assert "liveReload" not in next(server.out.glob("assets/site.*.js")).read_text(encoding="utf-8")
+
+
+def test_an_edit_is_pushed_a_problem_shown_and_cleared_and_the_result_equals_a_clean_build(server, tmp_path):
+    content = tmp_path / "content"
+    assert server.wait_event("ok") == "1"
+    question = content / "questions/gpu-role.yaml"
+    original = question.read_text(encoding="utf-8")
+    question.write_text(original.replace("topic: basics\n", BROKEN_TOPIC), encoding="utf-8")
+    (problem,) = json.loads(server.wait_event("failed", lambda data: "basic" in data))
+    assert problem["where"].startswith("questions/gpu-role.yaml:1:") and "basic" in problem["message"] and problem["hint"]
+    assert "Rekenen" in server.get("/nl/questions/gpu-role/")  # the previous site is still served
+    (content / "questions/.gpu-role.yaml.swp").write_bytes(b"\x00swap")  # editors' files are no content
+    (content / "questions/.gpu-role.yaml.swp").unlink()
+    question.write_text(original.replace("Rekenen", "Parallel rekenen"), encoding="utf-8")
+    assert int(server.wait_event("ok")) >= 2
+    assert "Parallel rekenen" in server.get("/nl/questions/gpu-role/")
+    clean = tmp_path / "clean"
+    options = pipeline.Options(content_dir=content, out_dir=clean, base_url=f"http://127.0.0.1:{server.port}/", live_reload=True)
+    pipeline.build(options)
+    served = {p.relative_to(server.out): p.read_bytes() for p in server.out.rglob("*") if p.is_file() and p.name != ".studysite"}
+    assert served == {p.relative_to(clean): p.read_bytes() for p in clean.rglob("*") if p.is_file() and p.name != ".studysite"}
+
+
+def test_any_failing_rebuild_is_reported_and_serving_goes_on(monkeypatch, tmp_path, capsys):
+    def broken(options, cache=None):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(pipeline, "build", broken)
+    state = serve.LiveState()
+    assert serve.rebuild(pipeline.Options(out_dir=tmp_path / "site"), None, state) is False
+    assert state.problems == [{"where": "build", "severity": "error", "message": "RuntimeError: disk on fire", "hint": ""}]
+    assert b"event: failed" in state.event()
+    assert "disk on fire" in capsys.readouterr().err
+
+
+def test_a_static_file_that_vanishes_while_listed_is_skipped(tmp_path, monkeypatch):
+    site_root = tmp_path / "src"
+    (site_root / "static").mkdir(parents=True)
+    (site_root / "static/.#style.css").write_text("lock")
+    original = Path.read_bytes
+
+    def vanish(path):
+        if path.name.startswith(".#"):
+            raise FileNotFoundError(2, "No such file", str(path))
+        return original(path)
+
+    monkeypatch.setattr(Path, "read_bytes", vanish)
+    assets = pipeline.collect_assets(pipeline.Options(content_dir=site_root / "content"))
+    assert ".#style.css" not in assets and "site.js" in assets
+
+
+@pytest.mark.browser
+def test_the_page_shows_build_problems_and_reloads_when_fixed(server, browser, tmp_path):
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{server.port}/nl/questions/gpu-role/")
+        page.wait_for_function("document.readyState === 'complete'")
+        time.sleep(0.5)  # the event stream is open
+        question = tmp_path / "content/questions/gpu-role.yaml"
+        original = question.read_text(encoding="utf-8")
+        question.write_text(original.replace("topic: basics\n", BROKEN_TOPIC), encoding="utf-8")
+        overlay = page.locator("#studysite-build-errors")
+        overlay.wait_for(timeout=30000)
+        assert overlay.get_attribute("role") == "alert"
+        assert "questions/gpu-role.yaml:1:8" in overlay.inner_text() and "hint:" in overlay.inner_text()
+        question.write_text(original.replace("Rekenen", "Snel rekenen"), encoding="utf-8")
+        page.get_by_text("Snel rekenen").first.wait_for(timeout=30000)
+        assert page.locator("#studysite-build-errors").count() == 0
+    finally:
+        context.close()
