@@ -63,8 +63,8 @@ def test_markdown_is_converted_once_and_then_read_from_the_cache(monkeypatch):
     original = markdown.Markdown.convert
     monkeypatch.setattr(markdown.Markdown, "convert", lambda self, text: calls.append(text) or original(self, text))
     cache = build_cache.BuildCache(stamp="x")
-    first = MarkdownRenderer(cache).block("Een **GPU** rekent.")
-    again = MarkdownRenderer(cache).block("Een **GPU** rekent.")
+    first = MarkdownRenderer(cache=cache).block("Een **GPU** rekent.")
+    again = MarkdownRenderer(cache=cache).block("Een **GPU** rekent.")
     assert first == again == "<p>Een <strong>GPU</strong> rekent.</p>"
     assert len(calls) == 1
 

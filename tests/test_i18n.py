@@ -39,14 +39,14 @@ def test_missing_catalog_is_a_warning_and_english_is_used(tmp_path):
 def test_init_extract_and_update(tmp_path, make_content):
     content = make_content()
     shutil.copytree(ROOT / "templates", content.parent / "templates")
-    result = run_cli("i18n", "init", "pl", "--content", content)
+    result = run_cli("i18n", "init", "hr", "--content", content)
     assert result.status == 0, result.err
-    po = content.parent / "locales/pl/LC_MESSAGES/messages.po"
+    po = content.parent / "locales/hr/LC_MESSAGES/messages.po"
     catalog = read_po(po.open("rb"))
-    assert catalog.num_plurals == 3 and "Glossary" in catalog  # Polish: one, few, many
-    assert run_cli("i18n", "init", "pl", "--content", content).status == 2  # exists already
+    assert catalog.num_plurals == 3 and "Glossary" in catalog  # Croatian (no shipped catalog): one, few, other
+    assert run_cli("i18n", "init", "hr", "--content", content).status == 2  # exists already
     assert run_cli("i18n", "init", "xx-yy", "--content", content).status == 2
-    text = po.read_text(encoding="utf-8").replace('msgid "Glossary"\nmsgstr ""', 'msgid "Glossary"\nmsgstr "Słownik"')
+    text = po.read_text(encoding="utf-8").replace('msgid "Glossary"\nmsgstr ""', 'msgid "Glossary"\nmsgstr "Pojmovnik"')
     po.write_text(text, encoding="utf-8")
     template = content.parent / "templates/base.html"
     template.write_text(
@@ -54,7 +54,7 @@ def test_init_extract_and_update(tmp_path, make_content):
     )
     assert run_cli("i18n", "update", "--content", content).status == 0
     updated = read_po(po.open("rb"))
-    assert updated["Glossary of terms"].fuzzy and updated["Glossary of terms"].string == "Słownik"
+    assert updated["Glossary of terms"].fuzzy and updated["Glossary of terms"].string == "Pojmovnik"
     assert (content.parent / "locales/messages.pot").is_file()
     assert run_cli("i18n", "extract", "--content", content).out.startswith("Extracted ")
 
