@@ -116,7 +116,12 @@ class MarkdownRenderer:
         """Valid HTML whatever the text said, with the math put back."""
         fragment = _LINK.sub(lambda m: m.group(0) if _HREF.search(m.group(1)) else m.group(2), fragment)
         fragment = _IMAGE.sub(self._image_with_alt, fragment)
-        return _PLACEHOLDER.sub(lambda m: self._math[int(m.group(1))], fragment)
+        return _PLACEHOLDER.sub(self._math_back, fragment)
+
+    def _math_back(self, match: re.Match) -> str:
+        """A formula set aside by _set_math_aside; text that only looks like a placeholder stays."""
+        index = int(match.group(1))
+        return self._math[index] if index < len(self._math) else match.group(0)
 
     def _image_with_alt(self, match: re.Match) -> str:
         attributes = match.group(1)

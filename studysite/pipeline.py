@@ -255,8 +255,9 @@ def index_search(writer: SiteWriter, out_dir: Path, previous: Manifest, language
 
 
 def build_settings(options: Options) -> str:
-    """The options that change a build's output."""
-    return repr((str(options.content_dir.resolve()), options.base_url, options.strict, options.search, options.live_reload))
+    """The options that change a build's output, and SOURCE_DATE_EPOCH (the decks' note times)."""
+    settings = (str(options.content_dir.resolve()), options.base_url, options.strict, options.search, options.live_reload)
+    return repr((*settings, os.environ.get("SOURCE_DATE_EPOCH", "")))
 
 
 def unchanged_build(cache: BuildCache, out_dir: Path, inputs: str) -> dict | None:
@@ -362,6 +363,8 @@ def _fork_worker(writer: SiteWriter, renderer: Renderer, share: list[Page], inpu
             outcome: object = (written, {p: writer.inputs[p] for p in written if p in writer.inputs}, writer.changed - changed)
         except (ContentError, OSError) as error:
             outcome = error
+        except Exception as error:  # sent back as text: the parent says what went wrong
+            outcome = RuntimeError(f"a render worker failed: {type(error).__name__}: {error}")
         with os.fdopen(sender, "wb") as stream:
             pickle.dump(outcome, stream)
         status = 0

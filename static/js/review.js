@@ -67,25 +67,33 @@ export async function startReview(context) {
     return due;
   }
 
+  /* The due questions' own pages are fetched together; the session starts only when every
+     one arrived, and the button is off meanwhile, so a double click cannot start two. */
   async function startSession() {
-    const due = render();
-    session.clear();
-    const template = find("[data-item-template]");
-    for (const id of due) {
-      const item = template.content.firstElementChild.cloneNode(true);
-      const url = new URL(index[id].path, rootURL).href;
-      Object.assign(item.dataset, { question: id, href: url, title: index[id].title });
-      try {
+    const button = find("[data-start-review]");
+    button.disabled = true;
+    try {
+      const due = render();
+      const template = find("[data-item-template]");
+      const items = await Promise.all(due.map(async (id) => {
+        const item = template.content.firstElementChild.cloneNode(true);
+        const url = new URL(index[id].path, rootURL).href;
+        Object.assign(item.dataset, { question: id, href: url, title: index[id].title });
         item.querySelector("[data-slot]").replaceWith(await fetchQuestion(url));
-      } catch (error) {
-        find("[data-import-result]").textContent = text.unavailable;
-        return;
+        return item;
+      }));
+      session.clear();
+      for (const item of items) {
+        sessionRoot.querySelector("[data-session-items]").append(item);
+        session.add(item);
       }
-      sessionRoot.querySelector("[data-session-items]").append(item);
-      session.add(item);
+      sessionRoot.hidden = false;
+      session.begin(session.allIds(), true);
+    } catch (error) {
+      find("[data-import-result]").textContent = text.unavailable;
+    } finally {
+      button.disabled = false;
     }
-    sessionRoot.hidden = false;
-    session.begin(session.allIds(), true);
   }
 
   session.onFinish = () => render();

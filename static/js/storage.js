@@ -58,7 +58,16 @@ export function parseRecord(text, migrations = MIGRATIONS, current = VERSION) {
   return { record: sanitise(data) };
 }
 
-function probe(storage) {
+function canRead(storage) {
+  try {
+    storage.getItem("studysite-probe");
+    return true;
+  } catch (error) {
+    return false;
+  }
+}
+
+function canWrite(storage) {
   try {
     const key = "studysite-probe";
     storage.setItem(key, "1");
@@ -77,8 +86,11 @@ export class Store {
   /* root: the site's base path ("/repo/"); storage: a Web Storage object, or null. */
   constructor(root, storage = defaultStorage()) {
     this.key = "studysite:" + root;
-    this.storage = storage && probe(storage) ? storage : null;
-    this.problem = this.storage ? "" : "unavailable";
+    /* A full storage can still be read: the stored progress shows, and new answers are
+       kept in memory on top of it. */
+    this.storage = storage && canRead(storage) ? storage : null;
+    this.writable = Boolean(this.storage) && canWrite(this.storage);
+    this.problem = !this.storage ? "unavailable" : this.writable ? "" : "full";
     this.onProblem = null; // called when writing starts to fail
     this.memory = this.read();
   }
@@ -109,20 +121,23 @@ export class Store {
 
   /* Read, change, write: other tabs' answers are kept. */
   update(change) {
-    const record = this.storage ? this.read() : this.memory;
+    const record = this.live() ? this.read() : this.memory;
     change(record);
     this.memory = record;
-    if (!this.storage) return;
+    if (!this.live()) return;
     try {
       this.storage.setItem(this.key, JSON.stringify(record));
     } catch (error) {
       this.problem = "full";
-      this.storage = null; // from now on this page keeps its answers in memory
+      this.writable = false; // from now on this page keeps its answers in memory
       if (this.onProblem) this.onProblem(this.problem);
     }
   }
 
-  record() { return this.storage ? (this.memory = this.read()) : this.memory; }
+  /* Whether the stored record is read and written anew each time (other tabs' answers kept). */
+  live() { return Boolean(this.storage) && this.writable; }
+
+  record() { return this.live() ? (this.memory = this.read()) : this.memory; }
 
   attempts(id) { return this.record().attempts[id] || []; }
 

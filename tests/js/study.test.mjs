@@ -119,6 +119,18 @@ test("a full storage keeps the page working and is reported", () => {
   assert.equal(store.attempts("q").length, 1);
 });
 
+test("a storage already full when the page opens still shows the stored progress", () => {
+  const storage = new FakeStorage();
+  new Store("/s/", storage).addAttempt("q", 2, false, T0);
+  storage.quota = 0; // nothing more can be written
+  const store = new Store("/s/", storage);
+  assert.equal(store.problem, "full");
+  assert.equal(store.attempts("q").length, 1);
+  store.addAttempt("r", 0, true, T0 + 1);
+  assert.deepEqual(Object.keys(store.exportData().attempts).sort(), ["q", "r"]);
+  assert.equal(JSON.parse(storage.getItem("studysite:/s/")).attempts.q.length, 1); // left as it was
+});
+
 test("older versions are migrated step by step", () => {
   const old = JSON.stringify({ format: FORMAT, version: 1, answers: { q: [[1, true, T0]] } });
   const migrations = { 1: (data) => ({ format: FORMAT, version: 2, attempts: { q: data.answers.q.map(([choice, correct, time]) => ({ choice, correct, time })) } }) };
