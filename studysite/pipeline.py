@@ -28,7 +28,8 @@ from .render import Renderer, SiteInfo, make_environment
 from .siteconfig import normalize_base_url
 from .status import LanguageStatus, translation_status
 from .validate import validate_content
-from .views import Page, ViewBuilder
+from .views import ViewBuilder
+from .viewtypes import Page
 from .write import MARKER, Manifest, SiteWriter, check_output_folder, read_manifest
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent

@@ -17,7 +17,7 @@ from markupsafe import Markup
 
 from . import offline, search, urls
 from .i18n import autonym, format_number, language_name, text_direction
-from .views import Page
+from .viewtypes import Page
 
 # The sitemap protocol's limits for one file; a larger site gets sitemap.xml as an index.
 SITEMAP_MAX_URLS = 50_000

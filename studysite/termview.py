@@ -13,6 +13,7 @@ from markupsafe import Markup
 from .graph import LanguageGraph
 from .i18n import language_name
 from .markup import excerpt, plain_text
+from .viewtypes import Link, Text, sort_key
 
 STEM_CUT = 60  # characters of a question's stem shown under its excerpt, "…" included
 SENTENCE_EXCERPT = 400  # a quoted sentence longer than this is cut
@@ -52,14 +53,11 @@ def cut_stem(stem: str, limit: int = STEM_CUT) -> str:
 
 
 class TermPage:
-    """The term page's context; mixed into views.ViewBuilder, whose helpers it uses (views
-    imports this module, so its names are imported where they are used)."""
+    """The term page's context; mixed into views.ViewBuilder, whose helpers it uses."""
 
     def _term_context(self, lg: LanguageGraph, term_id: str) -> dict:
         """The seed's parts in order: definition, name in term_language, where it appears (topics
         linked), the key question behind a reveal, each question quoted, related terms, others."""
-        from .views import sort_key
-
         language, text_lang = lg.edition.language, lg.edition.terms[term_id]
         term = self.content.terms[term_id]
         text = term.texts[text_lang]
@@ -104,15 +102,11 @@ class TermPage:
         return body
 
     def _cut_link(self, lg: LanguageGraph, question_id: str):
-        from .views import Link
-
         link = self.question_link(lg, question_id)
         return Link(link.path, cut_stem(link.label), link.lang)
 
     def _sentence_with(self, lg: LanguageGraph, question_id: str, names: list[str]):
         """The explanation's first sentence that names the term, else the question's stem."""
-        from .views import Text
-
         text_lang = lg.edition.questions[question_id]
         html = self.rendered.questions[(question_id, text_lang)]
         sentence = quoted_sentence(plain_text(html.stem), plain_text(html.explanation), names)

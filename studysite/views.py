@@ -6,11 +6,9 @@ urls.py, every piece of content HTML has been sanitised in markup.py.
 
 from __future__ import annotations
 
-import unicodedata
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
-from typing import Any
 
 from markupsafe import Markup
 
@@ -20,44 +18,13 @@ from .i18n import autonym, language_name
 from .markup import RenderedText, excerpt, plain_text
 from .model import Content, answer_letter
 from .status import LanguageStatus
+from .viewtypes import Link, Page, description, index_letter, sort_key
 
 TITLE_EXCERPT = 70
 SCHEDULER = "vendor/ts-fsrs-5.4.2/index.mjs"  # static file the pages that schedule load (practice, review)
 # Keeps fragments apart while linking: NUL (refused in content text), else the first
 # private-use character that none of the fragments holds.
 _SEPARATORS = "\x00" + "".join(map(chr, range(0xE000, 0xF900)))
-
-
-@dataclass(frozen=True)
-class Page:
-    """A page to render: where it goes, with which template, from which records."""
-
-    path: str
-    template: str
-    language: str
-    title: str
-    context: Callable[[], Mapping[str, Any]]  # built when the page is rendered, to keep memory flat
-    alternates: Mapping[str, str] = field(default_factory=dict)  # language -> path
-    sources: tuple[str, ...] = ()  # "kind/id" of every record whose text it shows (for incremental builds)
-    in_sitemap: bool = True
-    x_default: str | None = None  # the x-default alternate; the default language's version if None
-    description: str = ""  # the meta description: the record's own text, else the site's description
-    fallbacks: frozenset[str] = frozenset()  # languages whose version shows another language's text
-
-
-@dataclass(frozen=True)
-class Link:
-    path: str
-    label: str
-    lang: str = ""  # set when the label is in another language than the page
-
-
-@dataclass(frozen=True)
-class Text:
-    """Content shown on a page, with the language it is written in when that differs."""
-
-    html: Markup
-    lang: str = ""
 
 
 class ViewBuilder(termview.TermPage):
@@ -381,24 +348,6 @@ class ViewBuilder(termview.TermPage):
         return Page(urls.status(language), "status.html", language, "", _ready(context), self._every_language(urls.status))
 
 
-def description(fragment: str) -> str:
-    """A meta description from a record's HTML text: its plain text, cut near 160 characters."""
-    return excerpt(plain_text(fragment), 160)
-
-
 def _ready(context: dict) -> Callable[[], dict]:
     """The context of a page that is cheap to keep: made at once, handed over when rendered."""
     return lambda: context
-
-
-def sort_key(label: str) -> tuple[str, str]:
-    """Dictionary order that folds accents and case: "Élagage" sorts with "elagage"."""
-    decomposed = unicodedata.normalize("NFKD", label)
-    folded = "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
-    return folded, label
-
-
-def index_letter(label: str) -> str:
-    """The A-Z heading a label files under; digits and symbols file under '#'."""
-    first = sort_key(label)[0][:1].upper()
-    return first if first.isalpha() else "#"
