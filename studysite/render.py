@@ -52,7 +52,7 @@ class SiteInfo:
     languages: tuple[str, ...]
     titles: Mapping[str, str]
     assets: Mapping[str, str]  # static file name -> fingerprinted path
-    live_reload: bool = False  # set by `serve`: pages reload when the site is rebuilt
+    live_reload: bool = False  # set by `serve`: the pages it serves register no service worker
 
 
 def hreflang_alternates(page: Page, languages: tuple[str, ...]) -> list[tuple[str, str]]:

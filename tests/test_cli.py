@@ -188,7 +188,7 @@ def test_serve_rebuilds_on_change_and_tells_pages_to_reload(make_content, tmp_pa
                     time.sleep(0.1)
             raise AssertionError(f"no answer for {path}")
 
-        assert 'data-live-reload="/__reload"' in get("/nl/")
+        assert '/__live-reload.js' in get("/nl/")  # serve adds its reload script to the pages it serves
         assert get("/__reload") == "1"
         (content / "topics/basics.yaml").write_text("nl: {title: Vernieuwd}\nfr: {title: Renouvelé}\n")
         for _ in range(100):
