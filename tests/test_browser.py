@@ -39,7 +39,7 @@ def test_explanation_is_hidden_until_the_summary_is_clicked(open_page):
     assert "all-reduce" in explanation.inner_text()
 
 
-def focus_by_tab(page, selector: str, limit: int = 40) -> None:
+def focus_by_tab(page, selector: str, limit: int = 60) -> None:
     for _ in range(limit):
         page.keyboard.press("Tab")
         if page.evaluate(f"document.activeElement.matches({selector!r})"):

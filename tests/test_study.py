@@ -12,6 +12,7 @@ import time
 import pytest
 from conftest import ROOT
 from test_accessibility import violations
+from test_browser import focus_by_tab
 
 KEY = "studysite:/repo/"
 QUESTION = "questions/data-parallelism/"
@@ -276,14 +277,6 @@ def test_a_newer_format_is_left_untouched(open_page):
     choose(page, 0)
     assert "nieuwere versie" in page.locator("[data-storage-notice]").inner_text()
     assert page.evaluate(f"localStorage.getItem({KEY!r})") == newer
-
-
-def focus_by_tab(page, selector: str, limit: int = 60) -> None:
-    for _ in range(limit):
-        page.keyboard.press("Tab")
-        if page.evaluate(f"document.activeElement.matches({selector!r})"):
-            return
-    raise AssertionError(f"Tab never reached {selector}")
 
 
 @pytest.mark.browser
