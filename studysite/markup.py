@@ -45,6 +45,34 @@ _BLOCK_START = re.compile(r"^(\s*\d+|\s*)([.)]|#|>|[-+*](?=\s))")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 
 
+# What a text must hold for each of Python-Markdown's inline patterns to match anywhere in
+# it: a parser for a text without them leaves those patterns out (each is otherwise tried
+# on every piece of text). Patterns not named here are always kept.
+_INLINE_TRIGGERS = {
+    "backtick": ("`",),
+    "escape": ("\\",),
+    "reference": ("[",),
+    "link": ("[",),
+    "short_reference": ("[",),
+    "image_link": ("![",),
+    "image_reference": ("![",),
+    "short_image_ref": ("![",),
+    "autolink": ("<",),
+    "automail": ("<",),
+    "html": ("<",),
+    "entity": ("&",),
+    "em_strong": ("*", "_"),
+    "em_strong2": ("_",),
+}
+
+
+def _unneeded_patterns(text: str) -> frozenset[str]:
+    unneeded = {name for name, triggers in _INLINE_TRIGGERS.items() if not any(t in text for t in triggers)}
+    if not (("  " in text or "\t" in text) and ("\n" in text or "\r" in text)):  # a hard line break: two spaces (or a tab) at a line's end
+        unneeded.add("linebreak")
+    return frozenset(unneeded)
+
+
 _PLACEHOLDER = re.compile("\ue000(\\d+)\ue001")  # private-use characters: no Markdown meaning, kept by nh3
 _LINK = re.compile(r'<a((?:\s+[\w:-]+(?:="[^"]*")?)*)>(.*?)</a>', re.DOTALL)  # nh3 double-quotes every attribute
 _IMAGE = re.compile(r'<img((?:\s+[\w:-]+(?:="[^"]*")?)*)\s*/?>')
@@ -60,11 +88,23 @@ class MarkdownRenderer:
     on every build, so their diagnostics are never lost to a cache hit."""
 
     def __init__(self, report: Report | None = None, cache: BuildCache | None = None) -> None:
-        self._markdown = markdown.Markdown(extensions=EXTENSIONS)
+        self._parsers: dict[frozenset[str], markdown.Markdown] = {}
         self.report = report
         self.source = ""  # path of the content file whose text is being rendered
         self._math: list[str] = []
         self._cache = cache
+
+    def _convert(self, text: str) -> str:
+        """Python-Markdown's HTML for a text, from a parser without the inline patterns
+        that cannot match in it: the same HTML, sooner."""
+        unneeded = _unneeded_patterns(text)
+        parser = self._parsers.get(unneeded)
+        if parser is None:
+            parser = self._parsers[unneeded] = markdown.Markdown(extensions=EXTENSIONS)
+            for name in unneeded:
+                if name in parser.inlinePatterns:
+                    parser.inlinePatterns.deregister(name)
+        return parser.reset().convert(text)
 
     def _cached(self, kind: str, text: str, convert) -> str:
         return self._cache.text(kind, text, convert) if self._cache is not None else convert(text)
@@ -78,7 +118,7 @@ class MarkdownRenderer:
         return self._finish(self._cached("block", text, self._block))
 
     def _block(self, text: str) -> str:
-        rendered = self._markdown.reset().convert(text)
+        rendered = self._convert(text)
         return sanitize(rendered, BLOCK_TAGS | INLINE_TAGS)
 
     def inline(self, text: str) -> str:
@@ -90,7 +130,7 @@ class MarkdownRenderer:
 
     def _inline(self, text: str) -> str:
         text = _BLOCK_START.sub(r"\1\\\2", text, count=1)
-        rendered = self._markdown.reset().convert(text)
+        rendered = self._convert(text)
         if rendered.startswith("<p>") and rendered.endswith("</p>"):
             rendered = rendered[3:-4]
         return sanitize(rendered, INLINE_TAGS)

@@ -12,11 +12,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import jinja2
+from babel.numbers import format_decimal
 from babel.support import NullTranslations
+from jinja2 import nodes
+from jinja2.ext import InternationalizationExtension
 from markupsafe import Markup
 
 from . import offline, search, urls
-from .i18n import autonym, format_number, language_name, text_direction
+from .i18n import autonym, language_name, parse_locale, text_direction
 from .viewtypes import Page
 
 # The sitemap protocol's limits for one file; a larger site gets sitemap.xml as an index.
@@ -28,19 +31,40 @@ CONTENT_SECURITY_POLICY = (
 )
 
 
+class TranslatedAtCompileTime(InternationalizationExtension):
+    """{% trans %} blocks translated once, when a template is compiled, not on every render.
+
+    Each language has its own environment, so a block without plural forms compiles to its
+    translation: constant text, or a constant format string that its variables are put into
+    (escaped, as new-style gettext does). Plural blocks still call ngettext when rendered."""
+
+    def _make_node(self, singular, plural, context, variables, plural_expr, vars_referenced, num_called_num):
+        translations = getattr(self.environment, "compile_translations", None)
+        if translations is None or plural_expr is not None:
+            return super()._make_node(singular, plural, context, variables, plural_expr, vars_referenced, num_called_num)
+        translated = translations.pgettext(context, singular) if context is not None else translations.gettext(singular)
+        if not variables:
+            return nodes.Output([nodes.TemplateData(str(Markup(translated) % {}))])
+        pairs = [nodes.Pair(nodes.Const(key), value) for key, value in variables.items()]
+        return nodes.Output([nodes.Mod(nodes.MarkSafeIfAutoescape(nodes.Const(translated)), nodes.Dict(pairs))])
+
+
 def make_environment(template_dirs: list[Path], translations: NullTranslations, language: str) -> jinja2.Environment:
     environment = jinja2.Environment(
         loader=jinja2.FileSystemLoader([str(d) for d in template_dirs]),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
-        extensions=["jinja2.ext.i18n"],
+        extensions=[TranslatedAtCompileTime],
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        auto_reload=False,  # one build, one set of templates: no stat() on every lookup
     )
     environment.policies["ext.i18n.trimmed"] = True
     environment.install_gettext_translations(translations, newstyle=True)
-    environment.filters["number"] = lambda n: format_number(n, language)
+    environment.extend(compile_translations=translations)
+    locale = parse_locale(language)
+    environment.filters["number"] = lambda n: format_decimal(n, locale=locale)
     return environment
 
 
@@ -82,6 +106,7 @@ class Renderer:
     def __init__(self, environments: Mapping[str, jinja2.Environment], site: SiteInfo):
         self.environments = environments
         self.site = site
+        self._study_strings: dict[str, Markup] = {}
 
     def render(self, page: Page, context: Mapping) -> str:
         """A page's HTML from its view model (page.context(), made once by the caller)."""
@@ -94,6 +119,12 @@ class Renderer:
         context = {**self.page_context(page), "lang": language, "dir": text_direction(language), **values}
         context["site_title"] = self.site.titles.get(language) or context["site_title"]
         return Markup(self.environments[language].get_template(name).render(**context))
+
+    def study_strings(self, language: str) -> Markup:
+        """The study scripts' words in a language: the same on every page, rendered once."""
+        if language not in self._study_strings:
+            self._study_strings[language] = Markup(self.environments[language].get_template("study_strings.html").render())
+        return self._study_strings[language]
 
     def page_context(self, page: Page) -> dict:
         site = self.site
@@ -110,6 +141,7 @@ class Renderer:
             "lang": page.language,
             "dir": text_direction(page.language),
             "href": links.href,
+            "root": links.root,  # href(path) is root ~ path, for any path but the root's own ""
             "canonical": links.absolute(canonical_path(page, default)) if page.in_sitemap else "",
             "alternates": alternates,
             "switcher": switcher,
@@ -128,6 +160,7 @@ class Renderer:
             "direction": text_direction,
             "render_in": lambda language, name, **values: self.render_in(page, language, name, values),
             "csp": CONTENT_SECURITY_POLICY,
+            "study_strings": self.study_strings(page.language),
             "live_reload": site.live_reload,
         }
 

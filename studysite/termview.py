@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from markupsafe import Markup
 
 from .graph import LanguageGraph
 from .i18n import language_name
 from .markup import excerpt, plain_text
-from .viewtypes import Link, Text, sort_key
+from .viewtypes import Text
 
 STEM_CUT = 60  # characters of a question's stem shown under its excerpt, "…" included
 SENTENCE_EXCERPT = 400  # a quoted sentence longer than this is cut
@@ -30,20 +31,20 @@ def names_term(text: str, names: Sequence[str]) -> bool:
     return any(name.casefold() in folded for name in names if name)
 
 
-def first_mention(stem: str, explanation: str, names: Sequence[str]) -> tuple[int, int]:
+def first_mention(stem: str, explanation: Sequence[str], names: Sequence[str]) -> tuple[int, int]:
     """How early a question names the term: (0, 0) in its stem, else (1, n) in its
     explanation's sentence n, else (2, 0)."""
     if names_term(stem, names):
         return 0, 0
-    for number, sentence in enumerate(sentences(explanation)):
+    for number, sentence in enumerate(explanation):
         if names_term(sentence, names):
             return 1, number
     return 2, 0
 
 
-def quoted_sentence(stem: str, explanation: str, names: Sequence[str]) -> str:
+def quoted_sentence(stem: str, explanation: Sequence[str], names: Sequence[str]) -> str:
     """The explanation's first sentence that names the term, else the stem."""
-    return next((s for s in sentences(explanation) if names_term(s, names)), " ".join(stem.split()))
+    return next((s for s in explanation if names_term(s, names)), stem)
 
 
 def cut_stem(stem: str, limit: int = STEM_CUT) -> str:
@@ -67,7 +68,7 @@ class TermPage:
         topic_ids = [t for t in lg.edition.topics if any(self.content.questions[q].topic == t for q in question_ids)]
         related = [self.term_link(lg, r) for r in lg.related_terms[term_id]]
         shown = {term_id, *lg.related_terms[term_id]}
-        others = sorted((self.term_link(lg, t) for t in lg.edition.terms if t not in shown), key=lambda link: sort_key(link.label))
+        others = [link for t, link in self.sorted_term_links(lg) if t not in shown]
         return {
             "term": text.term,
             "text_lang": self._foreign(text_lang, language),
@@ -90,10 +91,18 @@ class TermPage:
         names = [text.term, *text.aliases]
 
         def mention(question_id: str) -> tuple[int, int]:
-            html = self.rendered.questions[(question_id, lg.edition.questions[question_id])]
-            return first_mention(plain_text(html.stem), plain_text(html.explanation), names)
+            return first_mention(*self._plain_question(question_id, lg.edition.questions[question_id]), names)
 
         return sorted(lg.questions_by_term[term_id], key=mention)
+
+    def _plain_question(self, question_id: str, text_lang: str) -> tuple[str, tuple[str, ...]]:
+        """A question's stem and its explanation's sentences as plain text, made once: every
+        term the question uses looks for itself in them."""
+        key = (question_id, text_lang)
+        if key not in self._plain_questions:
+            html = self.rendered.questions[key]
+            self._plain_questions[key] = (" ".join(plain_text(html.stem).split()), tuple(sentences(plain_text(html.explanation))))
+        return self._plain_questions[key]
 
     def _key_question(self, lg: LanguageGraph, question_id: str, term_id: str) -> dict:
         body = self._question_body(lg, question_id, linked=False)
@@ -103,11 +112,10 @@ class TermPage:
 
     def _cut_link(self, lg: LanguageGraph, question_id: str):
         link = self.question_link(lg, question_id)
-        return Link(link.path, cut_stem(link.label), link.lang)
+        return replace(link, label=cut_stem(link.label))
 
     def _sentence_with(self, lg: LanguageGraph, question_id: str, names: list[str]):
         """The explanation's first sentence that names the term, else the question's stem."""
         text_lang = lg.edition.questions[question_id]
-        html = self.rendered.questions[(question_id, text_lang)]
-        sentence = quoted_sentence(plain_text(html.stem), plain_text(html.explanation), names)
-        return Text(Markup.escape(excerpt(sentence, SENTENCE_EXCERPT)), self._foreign(text_lang, lg.edition.language))
+        sentence = quoted_sentence(*self._plain_question(question_id, text_lang), names)
+        return Text(Markup.escape(excerpt(sentence, SENTENCE_EXCERPT)), *self._language_of(text_lang, lg.edition.language))

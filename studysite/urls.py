@@ -8,6 +8,7 @@ with absolute paths under the base path instead.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from urllib.parse import urlsplit
 
 KIND_FOLDERS = {"topics": "topics", "questions": "questions", "glossary": "glossary", "comparisons": "comparisons", "practice": "practice"}
@@ -73,7 +74,7 @@ class Links:
     base_url: str
     page_path: str
 
-    @property
+    @cached_property
     def root(self) -> str:
         """The prefix that leads from this page to the site root."""
         if links_absolutely(self.page_path):

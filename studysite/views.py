@@ -14,7 +14,7 @@ from markupsafe import Markup
 
 from . import anki, offline, termview, urls
 from .graph import Graph, LanguageGraph
-from .i18n import autonym, language_name
+from .i18n import autonym, language_name, text_direction
 from .markup import RenderedText, excerpt, plain_text
 from .model import Content, answer_letter
 from .status import LanguageStatus
@@ -36,6 +36,10 @@ class ViewBuilder(termview.TermPage):
         self.graph = graph
         self.statuses = {status.language: status for status in statuses}
         self.site = content.site
+        self._links: dict[tuple, Link] = {}
+        self._sorted_terms: dict[str, list[tuple[str, Link]]] = {}
+        self._linked_questions: dict[tuple[str, str], tuple[Markup, ...]] = {}
+        self._plain_questions: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {}
 
     # -- text helpers -------------------------------------------------------------
 
@@ -56,27 +60,60 @@ class ViewBuilder(termview.TermPage):
     def _foreign(self, text_lang: str, page_lang: str) -> str:
         return "" if text_lang == page_lang else text_lang
 
+    def _language_of(self, text_lang: str, page_lang: str) -> tuple[str, str]:
+        """The lang and dir attributes of text in text_lang on a page in page_lang: empty
+        when they are the page's own."""
+        if text_lang == page_lang:
+            return "", ""
+        direction = text_direction(text_lang)
+        return text_lang, direction if direction != text_direction(page_lang) else ""
+
+    def _link(self, path: str, label: str, text_lang: str, page_lang: str) -> Link:
+        """A link whose label is in text_lang, on a page in page_lang."""
+        return Link(path, label, *self._language_of(text_lang, page_lang))
+
+    def _record_link(self, lg: LanguageGraph, kind: str, record_id: str, limit: int = 0) -> Link:
+        """The link to a record's page in lg's language, made once per build: pages list
+        the same records many times over."""
+        key = (lg.edition.language, kind, record_id, limit)
+        link = self._links.get(key)
+        if link is None:
+            link = self._links[key] = self._make_record_link(lg, kind, record_id, limit)
+        return link
+
+    def _make_record_link(self, lg: LanguageGraph, kind: str, record_id: str, limit: int) -> Link:
+        language = lg.edition.language
+        if kind == "questions":
+            text_lang = lg.edition.questions[record_id]
+            label = plain_text(self.rendered.questions[(record_id, text_lang)].stem)
+            label = excerpt(label, limit) if limit else label
+        elif kind == "glossary":
+            text_lang = lg.edition.terms[record_id]
+            label = self.content.terms[record_id].texts[text_lang].term
+        else:
+            text_lang = getattr(lg.edition, kind)[record_id]
+            label = getattr(self.content, kind)[record_id].texts[text_lang].title
+        return self._link(urls.record(kind, language, record_id), label, text_lang, language)
+
     def topic_link(self, lg: LanguageGraph, topic_id: str) -> Link:
-        text_lang = lg.edition.topics[topic_id]
-        title = self.content.topics[topic_id].texts[text_lang].title
-        return Link(urls.record("topics", lg.edition.language, topic_id), title, self._foreign(text_lang, lg.edition.language))
+        return self._record_link(lg, "topics", topic_id)
 
     def term_link(self, lg: LanguageGraph, term_id: str) -> Link:
-        text_lang = lg.edition.terms[term_id]
-        name = self.content.terms[term_id].texts[text_lang].term
-        return Link(urls.record("glossary", lg.edition.language, term_id), name, self._foreign(text_lang, lg.edition.language))
+        return self._record_link(lg, "glossary", term_id)
 
     def question_link(self, lg: LanguageGraph, question_id: str, limit: int = 0) -> Link:
-        text_lang = lg.edition.questions[question_id]
-        stem = plain_text(self.rendered.questions[(question_id, text_lang)].stem)
-        return Link(
-            urls.record("questions", lg.edition.language, question_id), excerpt(stem, limit) if limit else stem, self._foreign(text_lang, lg.edition.language)
-        )
+        return self._record_link(lg, "questions", question_id, limit)
 
     def comparison_link(self, lg: LanguageGraph, comparison_id: str) -> Link:
-        text_lang = lg.edition.comparisons[comparison_id]
-        title = self.content.comparisons[comparison_id].texts[text_lang].title
-        return Link(urls.record("comparisons", lg.edition.language, comparison_id), title, self._foreign(text_lang, lg.edition.language))
+        return self._record_link(lg, "comparisons", comparison_id)
+
+    def sorted_term_links(self, lg: LanguageGraph) -> list[tuple[str, Link]]:
+        """(term id, link) of every term of lg's glossary, in dictionary order; made once."""
+        language = lg.edition.language
+        if language not in self._sorted_terms:
+            links = [(term_id, self.term_link(lg, term_id)) for term_id in lg.edition.terms]
+            self._sorted_terms[language] = sorted(links, key=lambda item: sort_key(item[1].label))
+        return self._sorted_terms[language]
 
     def _versions(self, kind: str, record_id: str, attribute: str) -> dict:
         """A record page's alternates (language -> path), and fallbacks: the languages showing it untranslated."""
@@ -181,7 +218,7 @@ class ViewBuilder(termview.TermPage):
 
         fragments = (html.stem, html.explanation, *html.choices)
         if linked:
-            fragments = self._linked(fragments, text_lang)
+            fragments = self._linked_question(question_id, text_lang, fragments)
         stem, explanation, *choice_html = (Markup(f) for f in fragments)
         choices = [{"letter": answer_letter(i), "html": c} for i, c in enumerate(choice_html)]
         return {
@@ -193,6 +230,14 @@ class ViewBuilder(termview.TermPage):
             "answer_index": question.answer,
             "explanation": explanation,
         }
+
+    def _linked_question(self, question_id: str, text_lang: str, fragments: tuple[str, ...]) -> tuple[Markup, ...]:
+        """A question's text with its terms linked, made once: its page and its topic's
+        practice page show the same (their term links are the same from both)."""
+        key = (question_id, text_lang)
+        if key not in self._linked_questions:
+            self._linked_questions[key] = self._linked(fragments, text_lang)
+        return self._linked_questions[key]
 
     def question(self, lg: LanguageGraph, question_id: str) -> Page:
         language = lg.edition.language
@@ -244,8 +289,7 @@ class ViewBuilder(termview.TermPage):
     def glossary(self, lg: LanguageGraph) -> Page:
         language = lg.edition.language
         groups: dict[str, list] = {}
-        links = {term_id: self.term_link(lg, term_id) for term_id in lg.edition.terms}
-        for term_id, link in sorted(links.items(), key=lambda item: sort_key(item[1].label)):
+        for term_id, link in self.sorted_term_links(lg):
             text_lang = lg.edition.terms[term_id]
             summary = excerpt(plain_text(self.rendered.terms.get((term_id, text_lang), "")), 160)
             groups.setdefault(index_letter(link.label), []).append({"link": link, "summary": summary})

@@ -35,6 +35,7 @@ class Link:
     path: str
     label: str
     lang: str = ""  # set when the label is in another language than the page
+    dir: str = ""  # set when that language is written in the other direction
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,7 @@ class Text:
 
     html: Markup
     lang: str = ""
+    dir: str = ""  # set when that language is written in the other direction
 
 
 def description(fragment: str) -> str:

@@ -57,7 +57,12 @@ def test_usage_errors_exit_2():
 
 
 def test_serve_refuses_a_port_outside_1_to_65535_with_status_2(tmp_path):
-    for port, message in (("70000", "70000 is not a TCP port"), ("0", "0 is not a TCP port"), ("-1", "-1 is not a TCP port"), ("http", "'http' is not a whole number")):
+    for port, message in (
+        ("70000", "70000 is not a TCP port"),
+        ("0", "0 is not a TCP port"),
+        ("-1", "-1 is not a TCP port"),
+        ("http", "'http' is not a whole number"),
+    ):
         command = [sys.executable, "build.py", "serve", "--port", port, "--out", str(tmp_path / "site")]
         process = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60)
         assert process.returncode == 2, port
@@ -188,7 +193,7 @@ def test_serve_rebuilds_on_change_and_tells_pages_to_reload(make_content, tmp_pa
                     time.sleep(0.1)
             raise AssertionError(f"no answer for {path}")
 
-        assert '/__live-reload.js' in get("/nl/")  # serve adds its reload script to the pages it serves
+        assert "/__live-reload.js" in get("/nl/")  # serve adds its reload script to the pages it serves
         assert get("/__reload") == "1"
         (content / "topics/basics.yaml").write_text("nl: {title: Vernieuwd}\nfr: {title: Renouvelé}\n")
         for _ in range(100):

@@ -68,3 +68,23 @@ def test_site_builds_with_a_new_language_from_init(tmp_path, make_content):
     result = run_cli("build", "--content", content, "--out", tmp_path / "site", "--no-search")
     assert result.status == 0 and "catalog-missing" not in result.err
     assert '<html lang="pl" dir="ltr">' in (tmp_path / "site/pl/index.html").read_text(encoding="utf-8")
+
+
+def test_trans_blocks_are_translated_at_compile_time_and_escape_their_values():
+    """A {% trans %} block compiles to its translation; its variables are still escaped."""
+    from babel.support import Translations
+
+    from studysite.render import make_environment
+
+    class Dutch(Translations):
+        def gettext(self, message):
+            return {"Menu": "Menu (nl)", "Hello %(name)s, 100%%": "Hallo %(name)s, 100%%"}.get(message, message)
+
+        def pgettext(self, context, message):
+            return self.gettext(message)
+
+    environment = make_environment([], Dutch(), "nl")
+    template = environment.from_string("{% trans %}Menu{% endtrans %}|{% trans name=who %}Hello {{ name }}, 100%{% endtrans %}")
+    assert template.render(who="<b>") == "Menu (nl)|Hallo &lt;b&gt;, 100%"
+    compiled = environment.compile("{% trans %}Menu{% endtrans %}", raw=True)
+    assert "gettext" not in compiled and "Menu (nl)" in compiled

@@ -47,7 +47,9 @@ def test_the_wheel_for_the_machine_is_chosen(monkeypatch, system, arch, libc, ma
     assert url.endswith(f"-{chosen}.whl")
 
 
-@pytest.mark.parametrize("system, arch, libc", [("linux", "x86_64", ("glibc", "2.12")), ("linux", "riscv64", ("glibc", "2.39")), ("freebsd14", "amd64", ("", ""))])
+@pytest.mark.parametrize(
+    "system, arch, libc", [("linux", "x86_64", ("glibc", "2.12")), ("linux", "riscv64", ("glibc", "2.39")), ("freebsd14", "amd64", ("", ""))]
+)
 def test_no_wheel_for_the_machine_is_a_clear_error(monkeypatch, system, arch, libc):
     machine(monkeypatch, system, arch, libc)
     with pytest.raises(SystemExit, match="has no uv wheel for this machine"):

@@ -55,7 +55,6 @@ def test_a_question_page_stays_under_20_kb_gzipped(sample_site):
 # -- in the browser ---------------------------------------------------------------
 
 
-
 def errors(opened) -> list[str]:
     """Console errors and failed requests, less the favicon requests a quick navigation cancels."""
     return [e for e in opened.errors if not (e.startswith("request failed") and "favicon" in e)]
@@ -111,16 +110,24 @@ def test_the_topic_page_and_home_show_each_state_and_the_counts(open_page, site_
     page = open_page("nl/").page
     page.wait_for_load_state("networkidle")
     now = int(time.time() * 1000)
-    put(page, record_with({
-        "data-parallelism": [{"choice": 0, "correct": True, "time": now - 1000}],
-        "all-reduce": [{"choice": 2, "correct": False, "time": now - 1000}],
-        "tensor-parallelism": [{"choice": 0, "correct": True, "time": now - 20 * DAY_MS}],
-    }))
+    put(
+        page,
+        record_with(
+            {
+                "data-parallelism": [{"choice": 0, "correct": True, "time": now - 1000}],
+                "all-reduce": [{"choice": 2, "correct": False, "time": now - 1000}],
+                "tensor-parallelism": [{"choice": 0, "correct": True, "time": now - 20 * DAY_MS}],
+            }
+        ),
+    )
     page.goto(site_url + "nl/review/")  # works out the schedule: tensor-parallelism is due
     page.wait_for_selector("[data-due-list] li")
     page.goto(site_url + "nl/topics/ai-hardware-stack/")
-    states = dict(page.locator(".question-list li").evaluate_all(
-        "items => items.map(li => [li.querySelector('a').pathname.split('/').at(-2), li.querySelector('.state').textContent])"))
+    states = dict(
+        page.locator(".question-list li").evaluate_all(
+            "items => items.map(li => [li.querySelector('a').pathname.split('/').at(-2), li.querySelector('.state').textContent])"
+        )
+    )
     assert states["data-parallelism"] == "Goed"
     assert states["all-reduce"] == "Fout"
     assert states["tensor-parallelism"] == "Te herhalen"
@@ -202,12 +209,21 @@ def test_export_reset_and_import_restore_the_progress(open_page, site_url, tmp_p
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("content,message", [
-    ("this is not json", "geen voortgangsbestand"),
-    ('{"format": "studysite-progress", "version": 1, "attempts": {"not-here": [{"choice": 0, "correct": true, "time": 5}]}}', "geen voortgang van deze site"),
-    ('{"format": "studysite-progress", "version": 1, "attempts": {"__proto__": [{"choice": 0, "correct": true, "time": 5}], "<script>": []}}', "bevat geen antwoorden"),
-    ('{"format": "studysite-progress", "version": 99, "attempts": {}}', "nieuwere versie"),
-])
+@pytest.mark.parametrize(
+    "content,message",
+    [
+        ("this is not json", "geen voortgangsbestand"),
+        (
+            '{"format": "studysite-progress", "version": 1, "attempts": {"not-here": [{"choice": 0, "correct": true, "time": 5}]}}',
+            "geen voortgang van deze site",
+        ),
+        (
+            '{"format": "studysite-progress", "version": 1, "attempts": {"__proto__": [{"choice": 0, "correct": true, "time": 5}], "<script>": []}}',
+            "bevat geen antwoorden",
+        ),
+        ('{"format": "studysite-progress", "version": 99, "attempts": {}}', "nieuwere versie"),
+    ],
+)
 def test_a_wrong_foreign_or_hostile_file_is_refused_and_changes_nothing(open_page, tmp_path, content, message):
     page = open_page("nl/review/").page
     page.wait_for_selector("[data-review]", state="visible")
