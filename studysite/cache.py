@@ -72,6 +72,12 @@ class BuildCache:
             html = self.markdown[key] = convert(text)
         return html
 
+    def has(self, kind: str, text: str) -> bool:
+        return text_key(kind, text) in self.markdown
+
+    def put(self, kind: str, text: str, html: str) -> None:
+        self.markdown[text_key(kind, text)] = html
+
     def save(self) -> None:
         """Keep what this build used; written atomically, and a cache that cannot be written is no error."""
         self.markdown = {key: html for key, html in self.markdown.items() if key in self._used} if self._used else self.markdown

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from .forks import map_in_forks
 from .linking import TermMatcher
 from .markup import RenderedText
 from .model import Content, Record
@@ -94,16 +95,17 @@ def build_matchers(content: Content) -> dict[str, TermMatcher]:
     return matchers
 
 
-def build_graph(content: Content, rendered: RenderedText) -> Graph:
+def build_graph(content: Content, rendered: RenderedText, jobs: int = 1) -> Graph:
     matchers = build_matchers(content)
-    found_cache: dict[tuple[str, str], set[str]] = {}
+    texts = [key for key in rendered.questions if key[1] in matchers]
+
+    def find(key: tuple[str, str]) -> set[str]:
+        return matchers[key[1]].find(rendered.question_html(*key))
+
+    found = dict(zip(texts, map_in_forks(find, texts, jobs), strict=True))
 
     def found_terms(question_id: str, lang: str) -> set[str]:
-        key = (question_id, lang)
-        if key not in found_cache:
-            matcher = matchers.get(lang)
-            found_cache[key] = matcher.find(rendered.question_html(question_id, lang)) if matcher else set()
-        return found_cache[key]
+        return found.get((question_id, lang), set())
 
     languages = {}
     for language in content.site.languages:

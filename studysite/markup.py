@@ -24,6 +24,7 @@ import nh3
 from .cache import BuildCache
 from .diagnostics import Location, Report
 from .model import Content
+from .forks import map_in_forks
 from .texmath import TexError, has_math, protect_math
 
 BLOCK_TAGS = {"p", "br", "hr", "ul", "ol", "li", "blockquote", "pre", "dl", "dt", "dd", "table", "thead", "tbody", "tr", "th", "td", "h3", "h4", "h5", "h6"}
@@ -87,12 +88,17 @@ class MarkdownRenderer:
     cache keeps the Markdown-and-sanitiser step only: math and the checks of _finish run
     on every build, so their diagnostics are never lost to a cache hit."""
 
-    def __init__(self, report: Report | None = None, cache: BuildCache | None = None) -> None:
+    def __init__(self, report: Report | None = None, cache: BuildCache | None = None, wanted: list[tuple[str, str]] | None = None) -> None:
         self._parsers: dict[frozenset[str], markdown.Markdown] = {}
         self.report = report
         self.source = ""  # path of the content file whose text is being rendered
         self._math: list[str] = []
         self._cache = cache
+        self._wanted = wanted  # when a list: convert nothing, list the (kind, text) to convert
+
+    def convert(self, kind: str, text: str) -> str:
+        """The Markdown-and-sanitiser step alone: "block" or "inline" text to HTML."""
+        return self._block(text) if kind == "block" else self._inline(text)
 
     def _convert(self, text: str) -> str:
         """Python-Markdown's HTML for a text, from a parser without the inline patterns
@@ -107,6 +113,9 @@ class MarkdownRenderer:
         return parser.reset().convert(text)
 
     def _cached(self, kind: str, text: str, convert) -> str:
+        if self._wanted is not None:
+            self._wanted.append((kind, text))
+            return ""
         return self._cache.text(kind, text, convert) if self._cache is not None else convert(text)
 
     def block(self, text: str) -> str:
@@ -264,10 +273,26 @@ class RenderedText:
         return "\n".join((q.stem, *q.choices, q.explanation))
 
 
-def render_content(content: Content, report: Report | None = None, cache: BuildCache | None = None) -> RenderedText:
+def render_content(content: Content, report: Report | None = None, cache: BuildCache | None = None, jobs: int = 1) -> RenderedText:
     """Render the text of every record in every site language it is written in; problems
-    in the text go to the report (without one, TeX that cannot be converted raises)."""
-    markup = MarkdownRenderer(report, cache)
+    in the text go to the report (without one, TeX that cannot be converted raises).
+    With a cache and jobs > 1, the texts it lacks are first converted by that many processes."""
+    if cache is not None and jobs > 1:
+        convert_ahead(content, cache, jobs)
+    return _render_texts(MarkdownRenderer(report, cache), content)
+
+
+def convert_ahead(content: Content, cache: BuildCache, jobs: int) -> None:
+    """Put into the cache, converted by jobs processes, every text the cache lacks."""
+    wanted: list[tuple[str, str]] = []
+    _render_texts(MarkdownRenderer(Report(), wanted=wanted), content)  # lists them; its problems are found again later
+    missing = [item for item in dict.fromkeys(wanted) if not cache.has(*item)]
+    converter = MarkdownRenderer()
+    for (kind, text), html in zip(missing, map_in_forks(lambda item: converter.convert(*item), missing, jobs), strict=True):
+        cache.put(kind, text, html)
+
+
+def _render_texts(markup: MarkdownRenderer, content: Content) -> RenderedText:
     languages = set(content.site.languages)
 
     def each(records):

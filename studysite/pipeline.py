@@ -131,8 +131,9 @@ def load(options: Options, report: Report, cache: BuildCache | None = None) -> L
     report.raise_if_errors()
     statuses = translation_status(documents, content, options.content_dir, options.layered("templates"), options.layered("locales"), coverage)
     del documents  # the YAML nodes are the largest thing held; the records have all they said
-    rendered = render_content(content, report, cache)
-    graph = build_graph(content, rendered)
+    jobs = options.jobs or available_cpus()
+    rendered = render_content(content, report, cache, jobs)
+    graph = build_graph(content, rendered, jobs)
     pages = ViewBuilder(content, rendered, graph, statuses).pages()
     check_unique_paths(pages, report)
     report.raise_if_errors()
