@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from . import catalogs, pipeline
+from .cache import open_cache
 from .diagnostics import ContentError, Report, built_summary, plural, print_failure, print_report
 from .search import SearchIndexError
 from .serve import serve
@@ -149,11 +150,13 @@ def run_serve(args) -> int:
 
 
 def run_status(args) -> int:
-    report = Report()
-    loaded = pipeline.load(_options(args), report)
+    report, options = Report(), _options(args)
+    cache = open_cache(options.content_dir)  # what git said last time, as the status pages use it
+    statuses = pipeline.load(options, report, cache).statuses.all()
+    cache.save()
     print_report(report, sys.stderr)
-    print(format_status(loaded.statuses))
-    incomplete = [s.language for s in loaded.statuses if not s.complete]
+    print(format_status(statuses))
+    incomplete = [s.language for s in statuses if not s.complete]
     if args.strict and incomplete:
         print(f"Translations incomplete: {', '.join(incomplete)}.", file=sys.stderr)
         return EXIT_CONTENT
