@@ -3,7 +3,8 @@
 One JSON file per content folder holds the rendered Markdown of every content text, keyed
 by a digest of the text, and, per output folder, a digest of every input of the last
 successful build with what that build reported. A build whose inputs and output are both
-as they were then does nothing.
+as they were then does nothing. It also keeps what git said about the translations' age
+(status.py), so that the status pages need no git blame of a file that did not change.
 
 The folder is STUDYSITE_CACHE_DIR, else $XDG_CACHE_HOME/studysite, else ~/.cache/studysite.
 It is safe to delete. A file that is corrupt, of another format or written by other code
@@ -61,6 +62,7 @@ class BuildCache:
     stamp: str = ""
     markdown: dict[str, str] = field(default_factory=dict)
     builds: dict[str, dict] = field(default_factory=dict)
+    history: dict = field(default_factory=dict)  # the translations' age by git (status.py)
     _used: set[str] = field(default_factory=set)
 
     def text(self, kind: str, text: str, convert: Callable[[str], str]) -> str:
@@ -83,7 +85,7 @@ class BuildCache:
         self.markdown = {key: html for key, html in self.markdown.items() if key in self._used} if self._used else self.markdown
         if self.path is None:
             return
-        body = {"markdown": self.markdown, "builds": self.builds}
+        body = {"markdown": self.markdown, "builds": self.builds, "history": self.history}
         data = {"format": FORMAT, "stamp": self.stamp, "checksum": checksum(body), **body}
         temp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
         try:
@@ -105,10 +107,11 @@ def open_cache(content_dir: Path, stamp: str | None = None) -> BuildCache:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return cache
-    if not _trusted(data, stamp) or data.get("checksum") != checksum({"markdown": data["markdown"], "builds": data["builds"]}):
+    if not _trusted(data, stamp) or data.get("checksum") != checksum({"markdown": data["markdown"], "builds": data["builds"], "history": data["history"]}):
         return cache
     cache.markdown = data["markdown"]
     cache.builds = data["builds"]
+    cache.history = data["history"]
     return cache
 
 
@@ -121,7 +124,7 @@ def _trusted(data: object, stamp: str) -> bool:
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("stamp") != stamp:
         return False
     markdown, builds = data.get("markdown"), data.get("builds")
-    if not isinstance(markdown, dict) or not isinstance(builds, dict):
+    if not isinstance(markdown, dict) or not isinstance(builds, dict) or not isinstance(data.get("history"), dict):
         return False
     return all(isinstance(k, str) and isinstance(v, str) for k, v in markdown.items()) and all(isinstance(v, dict) for v in builds.values())
 

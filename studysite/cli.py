@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 
 from . import catalogs, pipeline
-from .diagnostics import ContentError, Report, plural
+from .cache import open_cache
+from .diagnostics import ContentError, Report, built_summary, plural, print_failure, print_report
 from .search import SearchIndexError
 from .serve import serve
 from .status import format_status
@@ -91,7 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return COMMANDS[args.command](args)
     except ContentError as error:
-        return _fail(error.diagnostics)
+        print_failure(error.diagnostics, sys.stderr)
+        return EXIT_CONTENT
     except (OutputError, catalogs.CatalogError) as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -114,18 +116,6 @@ def _interrupt(signum, frame) -> None:
     raise KeyboardInterrupt
 
 
-def _fail(diagnostics) -> int:
-    report = Report(diagnostics=list(diagnostics))
-    _print_diagnostics(report)
-    print(f"Build failed: {report.summary()}.", file=sys.stderr)
-    return EXIT_CONTENT
-
-
-def _print_diagnostics(report: Report) -> None:
-    for diagnostic in report.sorted():
-        print(diagnostic.format(), file=sys.stderr)
-
-
 def _options(args) -> pipeline.Options:
     return pipeline.Options(
         content_dir=args.content,
@@ -139,11 +129,8 @@ def _options(args) -> pipeline.Options:
 
 def run_build(args) -> int:
     result = pipeline.build(_options(args))
-    _print_diagnostics(result.report)
-    warnings = f", {plural(len(result.report.warnings), 'warning')}" if result.report.warnings else ""
-    print(
-        f"Built {plural(result.pages, 'page')} in {plural(result.languages, 'language')} in {result.seconds:.1f} s ({result.changed} files changed{warnings})."
-    )
+    print_report(result.report, sys.stderr)
+    print(built_summary(result.pages, result.languages, result.seconds, result.changed, len(result.report.warnings)))
     return EXIT_OK
 
 
@@ -153,7 +140,7 @@ def run_check(args) -> int:
     loaded = pipeline.load(options, report)
     pipeline.make_renderer(options, loaded.content, report, pipeline.collect_assets(options))  # reads the UI catalogs
     report.raise_if_errors()
-    _print_diagnostics(report)
+    print_report(report, sys.stderr)
     print(f"Checked {plural(len(loaded.pages), 'page')}: {report.summary()}.")
     return EXIT_OK
 
@@ -163,11 +150,13 @@ def run_serve(args) -> int:
 
 
 def run_status(args) -> int:
-    report = Report()
-    loaded = pipeline.load(_options(args), report)
-    _print_diagnostics(report)
-    print(format_status(loaded.statuses))
-    incomplete = [s.language for s in loaded.statuses if not s.complete]
+    report, options = Report(), _options(args)
+    cache = open_cache(options.content_dir)  # what git said last time, as the status pages use it
+    statuses = pipeline.load(options, report, cache).statuses.all()
+    cache.save()
+    print_report(report, sys.stderr)
+    print(format_status(statuses))
+    incomplete = [s.language for s in statuses if not s.complete]
     if args.strict and incomplete:
         print(f"Translations incomplete: {', '.join(incomplete)}.", file=sys.stderr)
         return EXIT_CONTENT

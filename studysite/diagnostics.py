@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
+from typing import TextIO
 
 
 class Severity(StrEnum):
@@ -109,6 +111,26 @@ class Report:
 
     def summary(self) -> str:
         return f"{plural(len(self.errors), 'error')}, {plural(len(self.warnings), 'warning')}"
+
+
+def print_report(report: Report, stream: TextIO) -> None:
+    """Every diagnostic of a run, in file order: `file:line:column: severity: message [code]`,
+    the offending line with a caret under the column, and the hint."""
+    for diagnostic in report.sorted():
+        print(diagnostic.format(), file=stream)
+
+
+def print_failure(diagnostics: Iterable[Diagnostic], stream: TextIO) -> None:
+    """A build stopped by errors: every diagnostic, then how many errors and warnings."""
+    report = Report(diagnostics=list(diagnostics))
+    print_report(report, stream)
+    print(f"Build failed: {report.summary()}.", file=stream)
+
+
+def built_summary(pages: int, languages: int, seconds: float, changed: int, warnings: int) -> str:
+    """The line a successful build ends with."""
+    counted = f", {plural(warnings, 'warning')}" if warnings else ""
+    return f"Built {plural(pages, 'page')} in {plural(languages, 'language')} in {seconds:.1f} s ({changed} files changed{counted})."
 
 
 def plural(count: int, noun: str) -> str:

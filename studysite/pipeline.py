@@ -26,7 +26,7 @@ from .markup import RenderedText, plain_text, render_content
 from .model import Content
 from .render import Renderer, SiteInfo, make_environment
 from .siteconfig import normalize_base_url
-from .status import LanguageStatus, translation_status
+from .status import TranslationStatus
 from .validate import validate_content
 from .views import ViewBuilder
 from .viewtypes import Page
@@ -74,7 +74,7 @@ class LoadedSite:
     graph: Graph
     pages: list[Page]
     report: Report
-    statuses: list[LanguageStatus]
+    statuses: TranslationStatus  # worked out when first asked for
 
 
 @dataclass(frozen=True)
@@ -129,7 +129,7 @@ def load(options: Options, report: Report, cache: BuildCache | None = None) -> L
     assert content is not None  # a missing or broken site.yaml is an error
     content, coverage = contentpo.apply_translations(content, contentpo.site_catalogs(po_catalogs, content.site.languages, report), report)
     report.raise_if_errors()
-    statuses = translation_status(documents, content, options.content_dir, options.layered("templates"), options.layered("locales"), coverage)
+    statuses = TranslationStatus(documents, content, options.content_dir, options.layered("templates"), options.layered("locales"), coverage, cache)
     del documents  # the YAML nodes are the largest thing held; the records have all they said
     jobs = options.jobs or available_cpus()
     rendered = render_content(content, report, cache, jobs)
@@ -200,6 +200,7 @@ def build(options: Options, cache: BuildCache | None = None) -> BuildResult:
     renderer = make_renderer(options, content, report, assets)
     report.raise_if_errors()
     inputs_key = render_inputs_key(options, renderer)
+    loaded.statuses.all()  # for the status pages: worked out once, before render workers fork
     with SiteWriter(options.out_dir, previous, in_place=True) as writer:
         progress = Progress("Rendering pages", len(loaded.pages), started)
         render_pages(writer, renderer, loaded.pages, options.jobs or available_cpus(), inputs_key, progress)

@@ -23,7 +23,7 @@ import watchfiles
 
 from . import pipeline
 from .cache import BuildCache, open_cache
-from .diagnostics import ContentError, Report
+from .diagnostics import ContentError, Report, built_summary, print_failure, print_report
 
 RELOAD_PATH = "/__reload"  # the build number as text, for scripts
 EVENTS_PATH = "/__events"
@@ -141,18 +141,16 @@ def rebuild(options: pipeline.Options, cache: BuildCache, state: LiveState) -> b
     except KeyboardInterrupt:
         raise
     except Exception as error:  # any failure: report it and keep serving the previous site
-        problems = problems_of(error)
-        for problem in problems:
-            print(
-                f"{problem['where']}: {problem['severity']}: {problem['message']}" + (f"\n  hint: {problem['hint']}" if problem["hint"] else ""),
-                file=sys.stderr,
-            )
-        if not isinstance(error, ContentError):
+        if isinstance(error, ContentError):
+            print_failure(error.diagnostics, sys.stderr)  # as `build` prints them
+        else:
+            print(f"error: {type(error).__name__}: {error}", file=sys.stderr)
             traceback.print_exc(limit=-3)
-        print("Build failed. Still serving the previous site.", file=sys.stderr)
-        state.failed(problems)
+        print("Still serving the previous site.", file=sys.stderr)
+        state.failed(problems_of(error))
         return False
-    print(f"Built {result.pages} pages in {result.seconds:.2f} s ({result.changed} files changed).", flush=True)
+    print_report(result.report, sys.stderr)
+    print(built_summary(result.pages, result.languages, result.seconds, result.changed, len(result.report.warnings)), flush=True)
     state.succeeded()
     return True
 

@@ -5,10 +5,16 @@ content.po), and *outdated* when git says its default-language block changed aft
 in that language did, or when its content.po translation was made from another source text. A UI message is
 *missing* when its catalog lacks it or leaves it empty, and *fuzzy* when Babel's update
 flagged it because its English text changed.
+
+The git work (a blame of each content file whose lines can differ in age) is done only
+when a status is asked for: by a status page being rendered, or by `build.py status`.
+What it found is kept in the build cache, per file, keyed by the commit checked out and
+the bytes of a file changed since, so the next build blames only the files edited since.
 """
 
 from __future__ import annotations
 
+import hashlib
 import subprocess
 from collections import Counter
 from collections.abc import Mapping
@@ -20,6 +26,7 @@ import yaml
 from babel.messages.catalog import Catalog
 
 from . import catalogs
+from .cache import BuildCache
 from .contentpo import Coverage
 from .i18n import SOURCE_LANGUAGE, catalog_path, merge_catalogs, read_catalog
 from .load import Document
@@ -33,6 +40,14 @@ class RecordRef:
     kind: str
     id: str
     path: str  # relative to the content folder
+
+
+@dataclass(frozen=True)
+class RecordBlocks:
+    """A record, and the first and last line of each language block in its file."""
+
+    ref: RecordRef
+    blocks: Mapping[str, tuple[int, int]]
 
 
 @dataclass(frozen=True)
@@ -105,50 +120,83 @@ def in_git_work_tree(folder: Path) -> bool:
     return (_git(folder, "rev-parse", "--is-inside-work-tree") or "").strip() == "true"
 
 
-def files_with_history(content_dir: Path) -> set[str]:
-    """Content files (relative paths) whose lines can differ in age: changed by more than
-    one commit, or changed since the last. Only these need a blame, which costs a git
-    process per file; in a file written in one go every block is as new as the others."""
+def revised_files(content_dir: Path) -> list[str]:
+    """Content files (relative paths) changed by more than one commit: their lines can differ in age."""
     log = _git(content_dir, "log", "--format=", "--name-only", "--no-renames", "--relative", "--", ".") or ""
     commits = Counter(line for line in log.splitlines() if line)
-    changed = (_git(content_dir, "diff", "--name-only", "--relative", "HEAD", "--", ".") or "").splitlines()
-    return {path for path, count in commits.items() if count > 1} | set(changed)
+    return sorted(path for path, count in commits.items() if count > 1)
 
 
-def content_status(documents: list[Document], content: Content, content_dir: Path, coverage: Mapping[str, Coverage] | None = None):
-    """Per language: (records, missing, outdated, git_checked). A record without a block in
-    a language may be translated by content.po, or outdated there (its place in the PO file)."""
-    coverage = coverage or {}
-    languages = content.site.languages
-    ids = {r.location.path: r.id for kind in (content.topics, content.questions, content.terms, content.comparisons) for r in kind.values()}
-    records = [d for d in documents if d.path in ids]
-    git_checked = in_git_work_tree(content_dir)
-    blame: dict[str, list[float] | None] = {}
-    if git_checked:
-        candidates = files_with_history(content_dir)
-        to_blame = [d.path for d in records if d.path in candidates]
-        with ThreadPoolExecutor(max_workers=8) as pool:
-            blame = dict(zip(to_blame, pool.map(lambda path: line_times(content_dir / path), to_blame), strict=True))
-    default = languages[0]
-    result = {}
-    for language in languages:
-        missing, outdated = [], []
-        for document in records:
-            ref = RecordRef(document.kind, ids[document.path], document.path)
-            blocks = _blocks(document)
-            if language not in blocks:
-                po = coverage.get(language, Coverage())
-                if (ref.kind, ref.id) in po.outdated:
-                    outdated.append(RecordRef(ref.kind, ref.id, po.outdated[(ref.kind, ref.id)]))
-                elif (ref.kind, ref.id) not in po.translated:
-                    missing.append(ref)
-                continue
-            times = blame.get(document.path)
-            if language != default and default in blocks and times:
-                if _newest(times, blocks[default]) > _newest(times, blocks[language]):
-                    outdated.append(ref)
-        result[language] = (len(records), tuple(missing), tuple(outdated), git_checked)
-    return result
+def changed_files(content_dir: Path) -> set[str]:
+    """Content files (relative paths) changed since the last commit."""
+    return set((_git(content_dir, "diff", "--name-only", "--relative", "HEAD", "--", ".") or "").splitlines())
+
+
+def outdated_in_file(times: list[float], blocks: Mapping[str, tuple[int, int]], default: str) -> list[str]:
+    """The languages whose block in a file is older than the default language's block."""
+    if default not in blocks:
+        return []
+    source = _newest(times, blocks[default])
+    return sorted(language for language, span in blocks.items() if language != default and source > _newest(times, span))
+
+
+def file_key(head: str, default: str, path: Path, changed: bool) -> str:
+    """What a file's blame depends on: the commit checked out, and the bytes of a file changed since."""
+    try:
+        data = hashlib.sha256(path.read_bytes()).hexdigest() if changed else ""
+    except OSError:
+        data = "gone"
+    return hashlib.sha256(f"{head}\0{default}\0{data}".encode()).hexdigest()[:32]
+
+
+def outdated_by_git(records: list[RecordBlocks], default: str, content_dir: Path, cache: BuildCache | None) -> dict[str, list[str]]:
+    """File -> the languages whose block git says is older than the default language's.
+
+    Only files whose lines can differ in age are blamed (a git process each): those changed
+    by more than one commit or since the last. What a blame found is kept in the cache by
+    file_key, so a build at the same commit blames only the files edited since."""
+    head = (_git(content_dir, "rev-parse", "HEAD") or "").strip()
+    stored = cache.history if cache is not None else {}
+    revised = stored.get("revised") if head and stored.get("head") == head else None
+    if not (isinstance(revised, list) and all(isinstance(path, str) for path in revised)):
+        revised = revised_files(content_dir)
+    changed = changed_files(content_dir)
+    may_differ = changed | set(revised)
+    candidates = {r.ref.path: r.blocks for r in records if r.ref.path in may_differ}
+    keys = {path: file_key(head, default, content_dir / path, path in changed) for path in candidates}
+    known = stored.get("files") if isinstance(stored.get("files"), dict) else {}
+    found = {path: entry["outdated"] for path, entry in known.items() if path in keys and _valid_entry(entry, keys[path])}
+    to_blame = [path for path in candidates if path not in found]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        for path, times in zip(to_blame, pool.map(lambda path: line_times(content_dir / path), to_blame), strict=True):
+            if times is not None:  # a blame that failed is tried again next time
+                found[path] = outdated_in_file(times, candidates[path], default)
+    if cache is not None:
+        cache.history = {"head": head, "revised": revised, "files": {path: {"key": keys[path], "outdated": found[path]} for path in found}}
+    return found
+
+
+def _valid_entry(entry: object, key: str) -> bool:
+    if not isinstance(entry, dict) or entry.get("key") != key:
+        return False
+    outdated = entry.get("outdated")
+    return isinstance(outdated, list) and all(isinstance(language, str) for language in outdated)
+
+
+def content_status(records: list[RecordBlocks], language: str, coverage: Coverage, outdated: Mapping[str, list[str]]):
+    """(missing, outdated) records of a language. A record without a block in the language
+    may be translated by content.po, or outdated there (its place in the PO file)."""
+    missing, old = [], []
+    for record in records:
+        ref = record.ref
+        if language not in record.blocks:
+            if (ref.kind, ref.id) in coverage.outdated:
+                old.append(RecordRef(ref.kind, ref.id, coverage.outdated[(ref.kind, ref.id)]))
+            elif (ref.kind, ref.id) not in coverage.translated:
+                missing.append(ref)
+        elif language in outdated.get(ref.path, ()):
+            old.append(ref)
+    return tuple(missing), tuple(old)
 
 
 def ui_status(template: Catalog, locales: list[Path], language: str) -> tuple[int, tuple[str, ...], tuple[str, ...]]:
@@ -174,17 +222,48 @@ def ui_status(template: Catalog, locales: list[Path], language: str) -> tuple[in
     return len(ids), tuple(missing), tuple(fuzzy)
 
 
-def translation_status(documents: list[Document], content: Content, content_dir: Path, template_dirs: list[Path], locales: list[Path], coverage=None):
-    """The status of every site language; coverage: what content.po translated (contentpo.py)."""
-    languages = content.site.languages
-    template = catalogs.extract_from(template_dirs)
-    by_language = content_status(documents, content, content_dir, coverage)
-    statuses = []
-    for language in languages:
-        records, missing, outdated, git_checked = by_language[language]
-        ui_messages, ui_missing, ui_fuzzy = ui_status(template, locales, language)
-        statuses.append(LanguageStatus(language, language == languages[0], records, missing, outdated, ui_messages, ui_missing, ui_fuzzy, git_checked))
-    return statuses
+class TranslationStatus:
+    """The status of every site language, worked out when first asked for and then kept.
+
+    Made while a site is loaded, from the little it needs of the documents (each record's
+    language blocks); the git work and the reading of catalogs wait until a status page is
+    rendered or `build.py status` asks, so checking the content runs no git."""
+
+    def __init__(
+        self,
+        documents: list[Document],
+        content: Content,
+        content_dir: Path,
+        template_dirs: list[Path],
+        locales: list[Path],
+        coverage: Mapping[str, Coverage] | None = None,
+        cache: BuildCache | None = None,
+    ):
+        ids = {r.location.path: r.id for kind in (content.topics, content.questions, content.terms, content.comparisons) for r in kind.values()}
+        self.records = [RecordBlocks(RecordRef(d.kind, ids[d.path], d.path), _blocks(d)) for d in documents if d.path in ids]
+        self.languages = content.site.languages
+        self.content_dir, self.template_dirs, self.locales = content_dir, template_dirs, locales
+        self.coverage = coverage or {}  # what content.po translated (contentpo.py)
+        self.cache = cache  # where the git work is kept between runs
+        self._statuses: dict[str, LanguageStatus] | None = None
+
+    def of(self, language: str) -> LanguageStatus:
+        return self._work_out()[language]
+
+    def all(self) -> list[LanguageStatus]:
+        return list(self._work_out().values())
+
+    def _work_out(self) -> dict[str, LanguageStatus]:
+        if self._statuses is None:
+            default, template = self.languages[0], catalogs.extract_from(self.template_dirs)
+            git_checked = in_git_work_tree(self.content_dir)
+            outdated = outdated_by_git(self.records, default, self.content_dir, self.cache) if git_checked else {}
+            self._statuses = {}
+            for language in self.languages:
+                missing, old = content_status(self.records, language, self.coverage.get(language, Coverage()), outdated)
+                ui = ui_status(template, self.locales, language)
+                self._statuses[language] = LanguageStatus(language, language == default, len(self.records), missing, old, *ui, git_checked)
+        return self._statuses
 
 
 def format_status(statuses: list[LanguageStatus]) -> str:

@@ -17,7 +17,7 @@ from .graph import Graph, LanguageGraph
 from .i18n import autonym, language_name, text_direction
 from .markup import RenderedText, excerpt, plain_text
 from .model import Content, answer_letter
-from .status import LanguageStatus
+from .status import TranslationStatus
 from .viewtypes import Link, Page, description, index_letter, sort_key
 
 TITLE_EXCERPT = 70
@@ -30,11 +30,11 @@ _SEPARATORS = "\x00" + "".join(map(chr, range(0xE000, 0xF900)))
 class ViewBuilder(termview.TermPage):
     """Builds every page of a site. Holds the build's data; keeps no state between builds."""
 
-    def __init__(self, content: Content, rendered: RenderedText, graph: Graph, statuses: list[LanguageStatus]):
+    def __init__(self, content: Content, rendered: RenderedText, graph: Graph, statuses: TranslationStatus):
         self.content = content
         self.rendered = rendered
         self.graph = graph
-        self.statuses = {status.language: status for status in statuses}
+        self.statuses = statuses
         self.site = content.site
         self._links: dict[tuple, Link] = {}
         self._sorted_terms: dict[str, list[tuple[str, Link]]] = {}
@@ -378,18 +378,20 @@ class ViewBuilder(termview.TermPage):
     def status(self, lg: LanguageGraph) -> Page:
         """The translators' page: what is left to translate in this language."""
         language, default = lg.edition.language, self.site.default_language
-        status = self.statuses[language]
 
         def record_link(ref) -> Link:
             return Link(urls.record(ref.kind, default, ref.id), f"{ref.kind}/{ref.id}", default if language != default else "")
 
-        context = {
-            "status": status,
-            "default_language": default,
-            "missing": [(record_link(ref), ref.path) for ref in status.missing],
-            "outdated": [(record_link(ref), ref.path) for ref in status.outdated],
-        }
-        return Page(urls.status(language), "status.html", language, "", _ready(context), self._every_language(urls.status))
+        def context() -> dict:  # the status (git) is worked out when the page is rendered
+            status = self.statuses.of(language)
+            return {
+                "status": status,
+                "default_language": default,
+                "missing": [(record_link(ref), ref.path) for ref in status.missing],
+                "outdated": [(record_link(ref), ref.path) for ref in status.outdated],
+            }
+
+        return Page(urls.status(language), "status.html", language, "", context, self._every_language(urls.status))
 
 
 def _ready(context: dict) -> Callable[[], dict]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import queue
+import re
 import socket
 import subprocess
 import sys
@@ -14,9 +15,10 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, run_cli
 
 from studysite import pipeline, serve
+from studysite.cache import open_cache
 
 BROKEN_TOPIC = "topic: basic\n"
 
@@ -119,6 +121,30 @@ def test_any_failing_rebuild_is_reported_and_serving_goes_on(monkeypatch, tmp_pa
     assert state.problems == [{"where": "build", "severity": "error", "message": "RuntimeError: disk on fire", "hint": ""}]
     assert b"event: failed" in state.event()
     assert "disk on fire" in capsys.readouterr().err
+
+
+def test_a_failed_rebuild_is_printed_as_build_prints_it(make_content, tmp_path, capsys):
+    content = make_content(**{"questions/gpu-role.yaml": BROKEN_TOPIC})
+    built = run_cli("build", "--content", content, "--out", tmp_path / "built", "--no-search")
+    assert built.status == 1 and "  hint: did you mean 'basics'?" in built.err
+    options = pipeline.Options(content_dir=content, out_dir=tmp_path / "served", search=False)
+    assert serve.rebuild(options, open_cache(content), serve.LiveState()) is False
+    assert capsys.readouterr().err == built.err + "Still serving the previous site.\n"
+
+
+def test_a_rebuild_prints_its_warnings_and_summary_as_build_does(make_content, tmp_path, capsys):
+    content = make_content(**{"glossary/gpu.yaml": "nl: {term: GPU, definition: D}\n"})
+    built = run_cli("build", "--content", content, "--out", tmp_path / "built", "--no-search")
+    assert built.status == 0 and "warning: term 'gpu' has no 'fr' text [translation.missing]" in built.err
+    options = pipeline.Options(content_dir=content, out_dir=tmp_path / "served", search=False)
+    assert serve.rebuild(options, open_cache(content), serve.LiveState()) is True
+    served = capsys.readouterr()
+    assert served.err == built.err
+
+    def timeless(line):
+        return re.sub(r" in [0-9.]+ s ", " in ? s ", line)
+
+    assert timeless(served.out) == timeless(built.out) and ", 1 warning)." in built.out
 
 
 def test_a_static_file_that_vanishes_while_listed_is_skipped(tmp_path, monkeypatch):

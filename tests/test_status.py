@@ -6,6 +6,10 @@ import subprocess
 from babel.messages.pofile import read_po
 from conftest import ROOT, run_cli
 
+from studysite import pipeline, status
+from studysite.cache import BuildCache
+from studysite.diagnostics import Report
+
 GIT_ENV = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org"}
 
 
@@ -67,3 +71,90 @@ def test_status_page_per_language_is_linked_from_the_footer(sample_site):
     page = (sample_site / "fr/status/index.html").read_text(encoding="utf-8")
     assert "<h1>État des traductions</h1>" in page and "<td>45 / 45</td>" in page
     assert '<a href="../../../fr/status/">État des traductions</a>' in (sample_site / "fr/glossary/gpu/index.html").read_text(encoding="utf-8")
+
+
+def count_git_work(monkeypatch) -> dict[str, list]:
+    """Counts status.py's git processes: the blames (by file) and every other git call."""
+    calls: dict[str, list] = {"blame": [], "git": []}
+    line_times, git_call = status.line_times, status._git
+
+    def counted_blame(path):
+        calls["blame"].append(path.name)
+        return line_times(path)
+
+    def counted_git(folder, *args):
+        calls["git"].append(args[0])
+        return git_call(folder, *args)
+
+    monkeypatch.setattr(status, "line_times", counted_blame)
+    monkeypatch.setattr(status, "_git", counted_git)
+    return calls
+
+
+def committed_twice(content):
+    """The content in git, with the nl text of glossary/gpu.yaml changed by a later commit."""
+    git(content, "init", "-q")
+    git(content, "add", ".")
+    git(content, "commit", "-qm", "first")
+    term = content / "glossary/gpu.yaml"
+    term.write_text(term.read_text().replace("Grafische processor.", "Grafische processor met duizenden kernen."))
+    git(content, "commit", "-qam", "nl changed", date="2026-02-01T00:00:00")
+    return term
+
+
+def fr_status_page(site) -> str:
+    return (site / "fr/status/index.html").read_text(encoding="utf-8")
+
+
+def test_checking_the_content_runs_no_git(make_content, monkeypatch):
+    content = make_content()
+    committed_twice(content)
+    calls = count_git_work(monkeypatch)
+    assert run_cli("check", "--content", content).status == 0
+    assert calls == {"blame": [], "git": []}
+
+
+def test_git_blames_only_files_edited_since_the_last_run(make_content, tmp_path, monkeypatch):
+    content = make_content()
+    term = committed_twice(content)
+    calls = count_git_work(monkeypatch)
+    # forked render workers: the status is worked out once, before they fork (a blame in one would not count here)
+    assert run_cli("build", "--content", content, "--out", tmp_path / "first", "--no-search", "--jobs", "3").status == 0
+    assert calls["blame"] == ["gpu.yaml"]  # the only file with lines of different ages
+    assert "glossary/gpu.yaml" in fr_status_page(tmp_path / "first")
+
+    calls["blame"].clear()
+    assert run_cli("build", "--content", content, "--out", tmp_path / "second", "--no-search").status == 0
+    assert calls["blame"] == []  # the same commit, no file changed: what git said is in the cache
+    assert fr_status_page(tmp_path / "second") == fr_status_page(tmp_path / "first")
+    result = run_cli("status", "--content", content)
+    assert calls["blame"] == [] and "  outdated: glossary/gpu (glossary/gpu.yaml)" in result.out
+
+    term.write_text(term.read_text().replace("Processeur graphique.", "Processeur graphique à milliers de cœurs."))
+    assert run_cli("build", "--content", content, "--out", tmp_path / "second", "--no-search").status == 0
+    assert calls["blame"] == ["gpu.yaml"]  # changed since the commit: blamed again
+    assert "glossary/gpu.yaml" not in fr_status_page(tmp_path / "second")
+    assert "fr: content 3/3 translated, 0 missing, 0 outdated" in run_cli("status", "--content", content).out
+    assert calls["blame"] == ["gpu.yaml"]
+
+
+def test_a_new_commit_is_blamed_anew(make_content, tmp_path, monkeypatch):
+    content = make_content()
+    term = committed_twice(content)
+    assert "fr: content 2/3 translated, 0 missing, 1 outdated" in run_cli("status", "--content", content).out
+    term.write_text(term.read_text().replace("Processeur graphique.", "Processeur graphique à milliers de cœurs."))
+    git(content, "commit", "-qam", "fr changed", date="2026-03-01T00:00:00")
+    calls = count_git_work(monkeypatch)
+    assert "fr: content 3/3 translated, 0 missing, 0 outdated" in run_cli("status", "--content", content).out
+    assert calls["blame"] == ["gpu.yaml"] and "log" in calls["git"]
+
+
+def test_a_damaged_history_in_the_cache_is_not_trusted(make_content):
+    content = make_content()
+    committed_twice(content)
+    options = pipeline.Options(content_dir=content)
+    for history in ({"head": "x", "revised": 5, "files": []}, {"files": {"glossary/gpu.yaml": {"key": "k", "outdated": []}}}):
+        cache = BuildCache(None, history=history)
+        fr = pipeline.load(options, Report(), cache).statuses.of("fr")
+        assert [ref.id for ref in fr.outdated] == ["gpu"]
+        assert "fr" in cache.history["files"]["glossary/gpu.yaml"]["outdated"]  # replaced by what git says
