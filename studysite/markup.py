@@ -23,8 +23,8 @@ import nh3
 
 from .cache import BuildCache
 from .diagnostics import Location, Report
-from .model import Content
 from .forks import map_in_forks
+from .model import Content
 from .texmath import TexError, has_math, protect_math
 
 BLOCK_TAGS = {"p", "br", "hr", "ul", "ol", "li", "blockquote", "pre", "dl", "dt", "dd", "table", "thead", "tbody", "tr", "th", "td", "h3", "h4", "h5", "h6"}
@@ -288,8 +288,8 @@ def convert_ahead(content: Content, cache: BuildCache, jobs: int) -> None:
     _render_texts(MarkdownRenderer(Report(), wanted=wanted), content)  # lists them; its problems are found again later
     missing = [item for item in dict.fromkeys(wanted) if not cache.has(*item)]
     converter = MarkdownRenderer()
-    for (kind, text), html in zip(missing, map_in_forks(lambda item: converter.convert(*item), missing, jobs), strict=True):
-        cache.put(kind, text, html)
+    for (kind, text), converted in zip(missing, map_in_forks(lambda item: converter.convert(*item), missing, jobs), strict=True):
+        cache.put(kind, text, converted)
 
 
 def _render_texts(markup: MarkdownRenderer, content: Content) -> RenderedText:
