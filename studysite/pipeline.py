@@ -21,6 +21,7 @@ from .cache import BuildCache, diagnostics_from_json, diagnostics_to_json, files
 from .diagnostics import ContentError, Diagnostic, Location, Report, Severity
 from .graph import Graph, build_graph
 from .i18n import load_layered_translations, shown_path
+from .keys import PageKeys, inputs_key, source_digests
 from .load import load_documents
 from .markup import RenderedText, plain_text, render_content
 from .model import Content
@@ -199,11 +200,12 @@ def build(options: Options, cache: BuildCache | None = None) -> BuildResult:
     assets = collect_assets(options)
     renderer = make_renderer(options, content, report, assets)
     report.raise_if_errors()
-    inputs_key = render_inputs_key(options, renderer)
+    resources = [folder for name in ("templates", "locales") for folder in options.layered(name)]
+    page_keys = PageKeys(inputs_key(PACKAGE_ROOT / "studysite", resources, (renderer.site, site)), source_digests(content, loaded.graph))
     loaded.statuses.all()  # for the status pages: worked out once, before render workers fork
     with SiteWriter(options.out_dir, previous, in_place=True) as writer:
         progress = Progress("Rendering pages", len(loaded.pages), started)
-        render_pages(writer, renderer, loaded.pages, options.jobs or available_cpus(), inputs_key, progress)
+        render_pages(writer, renderer, loaded.pages, options.jobs or available_cpus(), page_keys, progress)
         progress.clear()
         for path, data in assets.values():
             writer.write(path, data)
@@ -290,27 +292,8 @@ def remember_build(cache: BuildCache, out_dir: Path, inputs: str, pages: int, la
     cache.save()
 
 
-def render_inputs_key(options: Options, renderer: Renderer) -> str:
-    """A digest of everything besides its view model that a page's bytes depend on: the
-    templates, the UI catalogs, the site-wide data and Studysite's own code."""
-    digest = hashlib.sha256(repr(renderer.site).encode())
-    code = sorted((PACKAGE_ROOT / "studysite").glob("*.py"))
-    resources = [path for name in ("templates", "locales") for folder in options.layered(name) for path in sorted(folder.rglob("*"))]
-    for path in [*code, *resources]:
-        if path.is_file():
-            digest.update(path.as_posix().encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
-
-
-def page_key(inputs_key: str, page: Page, context: dict) -> str:
-    """What a page is made from; an equal key means an equal page."""
-    versions = (sorted(page.alternates.items()), sorted(page.fallbacks), page.x_default)
-    described = (page.path, page.template, page.language, page.title, versions, page.in_sitemap, context)
-    return hashlib.sha256(f"{inputs_key}{described!r}".encode()).hexdigest()
-
-
 def render_pages(
-    writer: SiteWriter, renderer: Renderer, pages: list[Page], jobs: int, inputs_key: str, progress: Progress | None = None, progress_scale: int = 1
+    writer: SiteWriter, renderer: Renderer, pages: list[Page], jobs: int, keys: PageKeys, progress: Progress | None = None, progress_scale: int = 1
 ) -> None:
     """Render and write every page whose inputs changed since the previous build; the others
     are carried over. With jobs > 1, forked workers each take a share.
@@ -319,21 +302,21 @@ def render_pages(
     temporary folder and send back what they wrote; the first failure stops the build."""
     if jobs <= 1 or not hasattr(os, "fork"):
         for done, page in enumerate(pages, 1):
-            context = page.context()
-            path, key = urls.file_for(page.path), page_key(inputs_key, page, context)
+            context = None if page.keyed_by_sources else page.context()
+            path, key = urls.file_for(page.path), keys.of(page, context)
             if not writer.reuse(path, key):
-                writer.write(path, render_page(renderer, page, context).encode("utf-8"), key)
+                writer.write(path, render_page(renderer, page, context if context is not None else page.context()).encode("utf-8"), key)
             if progress is not None:
                 progress.show(done * progress_scale)
         return
     gc.freeze()  # keep the collector off the shared objects, so forked workers copy fewer pages
     try:
-        workers = [_fork_worker(writer, renderer, pages[index::jobs], inputs_key) for index in range(1, jobs)]
+        workers = [_fork_worker(writer, renderer, pages[index::jobs], keys) for index in range(1, jobs)]
     finally:
         gc.unfreeze()
     failure: BaseException | None = None
     try:
-        render_pages(writer, renderer, pages[0::jobs], 1, inputs_key, progress, jobs)  # the workers keep the same pace
+        render_pages(writer, renderer, pages[0::jobs], 1, keys, progress, jobs)  # the workers keep the same pace
     except BaseException as error:  # collect the workers before passing it on
         failure = error
     for pid, reader in workers:
@@ -349,7 +332,7 @@ def render_pages(
         raise failure
 
 
-def _fork_worker(writer: SiteWriter, renderer: Renderer, share: list[Page], inputs_key: str) -> tuple[int, int]:
+def _fork_worker(writer: SiteWriter, renderer: Renderer, share: list[Page], keys: PageKeys) -> tuple[int, int]:
     reader, sender = os.pipe()
     pid = os.fork()
     if pid:
@@ -361,7 +344,7 @@ def _fork_worker(writer: SiteWriter, renderer: Renderer, share: list[Page], inpu
         before = set(writer.written)
         changed = writer.changed
         try:
-            render_pages(writer, renderer, share, 1, inputs_key)
+            render_pages(writer, renderer, share, 1, keys)
             written = {p: d for p, d in writer.written.items() if p not in before}
             outcome: object = (written, {p: writer.inputs[p] for p in written if p in writer.inputs}, writer.changed - changed)
         except (ContentError, OSError) as error:

@@ -189,6 +189,7 @@ class ViewBuilder(termview.TermPage):
             text.title,
             partial(self._topic_context, lg, topic_id),
             **self._versions("topics", topic_id, "topics"),
+            keyed_by_sources=True,
             sources=(
                 f"topics/{topic_id}",
                 *(f"questions/{q}" for q in lg.questions_by_topic[topic_id]),
@@ -249,6 +250,7 @@ class ViewBuilder(termview.TermPage):
             *(f"glossary/{t}" for t in lg.terms_by_question[question_id]),
             *(f"questions/{q}" for q in lg.more_questions[question_id]),
             *(f"comparisons/{c}" for c in lg.comparisons_by_topic[question.topic]),
+            f"terms:{lg.edition.questions[question_id]}",
         )
         return Page(
             urls.record("questions", language, question_id),
@@ -259,6 +261,7 @@ class ViewBuilder(termview.TermPage):
             **self._versions("questions", question_id, "questions"),
             sources=sources,
             description=description(stem),
+            keyed_by_sources=True,
         )
 
     def _question_context(self, lg: LanguageGraph, question_id: str) -> dict:
@@ -283,8 +286,10 @@ class ViewBuilder(termview.TermPage):
 
         alternates = {lang: urls.record("practice", lang, topic_id) for lang, other in self.graph.languages.items() if other.questions_by_topic.get(topic_id)}
         terms = sorted({f"glossary/{t}" for q in question_ids for t in lg.terms_by_question[q]})  # linked in the text
-        sources = (f"topics/{topic_id}", *(f"questions/{q}" for q in question_ids), *terms)
-        return Page(urls.record("practice", language, topic_id), "practice.html", language, self.topic_link(lg, topic_id).label, context, alternates, sources)
+        names = sorted({f"terms:{lg.edition.questions[q]}" for q in question_ids})  # the names that link them
+        sources = (f"topics/{topic_id}", *(f"questions/{q}" for q in question_ids), *terms, *names)
+        title = self.topic_link(lg, topic_id).label
+        return Page(urls.record("practice", language, topic_id), "practice.html", language, title, context, alternates, sources, keyed_by_sources=True)
 
     def glossary(self, lg: LanguageGraph) -> Page:
         language = lg.edition.language
@@ -311,6 +316,8 @@ class ViewBuilder(termview.TermPage):
             *(f"questions/{q}" for q in question_ids),
             *sorted({f"topics/{self.content.questions[q].topic}" for q in question_ids}),
             *(f"glossary/{t}" for t in lg.related_terms[term_id]),
+            *sorted({f"terms:{text_lang}", *(f"terms:{lg.edition.questions[q]}" for q in question_ids)}),
+            f"glossary:{language}",  # the other terms it lists
         )
         return Page(
             urls.record("glossary", language, term_id),
@@ -321,6 +328,7 @@ class ViewBuilder(termview.TermPage):
             **self._versions("glossary", term_id, "terms"),
             sources=sources,
             description=description(self.rendered.terms.get((term_id, text_lang), "")),
+            keyed_by_sources=True,
         )
 
     def comparison(self, lg: LanguageGraph, comparison_id: str) -> Page:
@@ -336,6 +344,7 @@ class ViewBuilder(termview.TermPage):
             **self._versions("comparisons", comparison_id, "comparisons"),
             sources=sources,
             description=description(self.rendered.comparisons[(comparison_id, text_lang)].summary),
+            keyed_by_sources=True,
         )
 
     def _comparison_context(self, lg: LanguageGraph, comparison_id: str) -> dict:

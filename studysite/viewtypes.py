@@ -23,11 +23,12 @@ class Page:
     title: str
     context: Callable[[], Mapping[str, Any]]  # built when the page is rendered, to keep memory flat
     alternates: Mapping[str, str] = field(default_factory=dict)  # language -> path
-    sources: tuple[str, ...] = ()  # "kind/id" of every record whose text it shows (for incremental builds)
+    sources: tuple[str, ...] = ()  # "kind/id" of every record whose text it shows, and the names that link it (keys.py)
     in_sitemap: bool = True
     x_default: str | None = None  # the x-default alternate; the default language's version if None
     description: str = ""  # the meta description: the record's own text, else the site's description
     fallbacks: frozenset[str] = frozenset()  # languages whose version shows another language's text
+    keyed_by_sources: bool = False  # its view model reads nothing but its sources and the site
 
 
 @dataclass(frozen=True)

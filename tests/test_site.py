@@ -183,6 +183,23 @@ def test_incremental_rebuilds_equal_a_clean_build(tmp_path: Path):
     term.write_text(term.read_text(encoding="utf-8").replace("term: Warp\n  aliases: [warps]", "term: Warpje\n  aliases: [warps]", 1), encoding="utf-8")
     build(site, "--jobs", "2")
     same_as_clean_build()
+    # Record pages are keyed by their sources: edits that change only what other records
+    # show of them (a name, an alias, a title, an order, a new term) must reach them too.
+    edits = [
+        ("content/glossary/gpu.yaml", "  term: GPU\n", "  term: GPU\n  aliases: [GPU's, grafische processor]\n"),
+        ("content/topics/gpu-programming.yaml", "  title: GPU-programmering", "  title: Programmeren van GPU's"),
+        ("content/questions/ai-hardware-stack/all-reduce.yaml", "order: 11", "order: 1"),
+        ("content/glossary/gpu.yaml", "  definition: Grafische processor", "  definition: Een grafische processor"),
+    ]
+    for name, old, new in edits:
+        path = src / name
+        assert old in path.read_text(encoding="utf-8"), name
+        path.write_text(path.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
+        build(site)
+        same_as_clean_build()
+    (src / "content/glossary/thread.yaml").write_text("nl: {term: threads, definition: Uitvoeringsdraden.}\n", encoding="utf-8")
+    build(site)
+    same_as_clean_build()
     po = src / "locales/nl/LC_MESSAGES/messages.po"
     po.write_text(po.read_text(encoding="utf-8").replace('msgstr "Woordenlijst"', 'msgstr "Begrippenlijst"'), encoding="utf-8")
     (src / "templates/macros.html").write_text(

@@ -1,0 +1,66 @@
+"""Keys: what each page is made from, as a digest; an equal key means an equal page.
+
+A rebuild renders only the pages whose key changed. The key of a record page (question,
+practice, topic, term, comparison) is made from its sources alone: the records it shows
+and the names its text is linked by, so an edit re-renders the pages that show what was
+edited without making any other page's view model. Every other page (home, glossary,
+status...) is keyed by its whole view model.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from .graph import Graph
+from .model import Content
+from .viewtypes import Page
+
+
+def inputs_key(code_root: Path, resource_folders: list[Path], site: object) -> str:
+    """A digest of everything but its own data that any page's bytes depend on: the
+    templates, the UI catalogs, the site-wide data and Studysite's own code."""
+    digest = hashlib.sha256(repr(site).encode())
+    code = sorted(code_root.glob("*.py"))
+    resources = [path for folder in resource_folders for path in sorted(folder.rglob("*"))]
+    for path in [*code, *resources]:
+        if path.is_file():
+            digest.update(path.as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def source_digests(content: Content, graph: Graph) -> dict[str, str]:
+    """A digest per source a page can name: "kind/id" for each record (its text in every
+    language included), "terms:<lang>" for the term names that link text written in lang,
+    "glossary:<lang>" for the names the glossary of lang lists."""
+    digests = {}
+    for kind, records in (("questions", content.questions), ("topics", content.topics), ("glossary", content.terms), ("comparisons", content.comparisons)):
+        for record_id, record in records.items():
+            digests[f"{kind}/{record_id}"] = _digest(record)
+    for language, matcher in graph.matchers.items():
+        digests[f"terms:{language}"] = _digest(sorted(matcher.names.items()))
+    for language, lg in graph.languages.items():
+        digests[f"glossary:{language}"] = _digest([(t, content.terms[t].texts[text_lang].term, text_lang) for t, text_lang in lg.edition.terms.items()])
+    return digests
+
+
+def _digest(value: object) -> str:
+    return hashlib.sha256(repr(value).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class PageKeys:
+    inputs: str
+    sources: Mapping[str, str]
+
+    def of(self, page: Page, context: Mapping | None) -> str:
+        """The page's key: from its sources when it is keyed by them, else from context."""
+        versions = (sorted(page.alternates.items()), sorted(page.fallbacks), page.x_default)
+        described = (page.path, page.template, page.language, page.title, page.description, versions, page.in_sitemap)
+        if page.keyed_by_sources:
+            made_of: object = [(source, self.sources.get(source, "")) for source in page.sources]
+        else:
+            made_of = context
+        return hashlib.sha256(f"{self.inputs}{described!r}{made_of!r}".encode()).hexdigest()
