@@ -1,10 +1,12 @@
 """Validation: one test per content rule, each asserting file, line, column, message and hint."""
 
+import dataclasses
+
 import pytest
 
 from studysite.diagnostics import Report
 from studysite.load import load_documents
-from studysite.validate import validate_content
+from studysite.validate import KINDS, validate_content
 
 
 def check(content_dir, strict=False):
@@ -89,11 +91,6 @@ CASES = {
         "site.yaml:1:17: 'klingon' is not a valid language code",
         "use a code such as 'nl', 'fr' or 'pt-BR'",
     ),
-    "yaml syntax error": (
-        {"glossary/gpu.yaml": "nl: {term: GPU, definition: D\nfr: {term: GPU}\n"},
-        "glossary/gpu.yaml:2:3: YAML syntax error: did not find expected ',' or '}'",
-        "while parsing a flow mapping that starts at line 1",
-    ),
     "duplicate key": (
         {"topics/basics.yaml": "nl: {title: T}\nfr: {title: T}\nnl: {title: U}\n"},
         "topics/basics.yaml:3:1: duplicate key 'nl' (first set at line 1)",
@@ -126,6 +123,21 @@ CASES = {
         "topics/basics.yaml:2:10: YAML tag 'tag:yaml.org,2002:python/name:os.system' is not supported",
         "remove the tag; content is plain text, lists and mappings",
     ),
+    "required record field missing": (
+        {"questions/gpu-role.yaml": "topic: basics\nnl: {question: Q, choices: [a, b], explanation: E}\nfr: {question: Q, choices: [a, b], explanation: E}\n"},
+        "questions/gpu-role.yaml:1:1: the question has no 'answer'",
+        "give the letter of the correct choice, e.g. 'answer: A'",
+    ),
+    "comparison with one term": (
+        {"comparisons/c.yaml": "topic: basics\nterms: [gpu]\nnl:\n  title: C\n  aspects: [{label: L, values: [one]}]\n"},
+        "comparisons/c.yaml:2:8: a comparison needs at least 2 terms, not 1",
+        "",
+    ),
+    "comparison row without a label": (
+        {"comparisons/c.yaml": "topic: basics\nterms: [gpu, gpu]\nnl:\n  title: C\n  aspects:\n    - {values: [one, two]}\n"},
+        "comparisons/c.yaml:6:7: an aspect has no 'label'",
+        "",
+    ),
     "comparison row with too few values": (
         {
             "comparisons/c.yaml": "topic: basics\nterms: [gpu, gpu]\nnl:\n  title: C\n  aspects:\n    - {label: L, values: [one]}\nfr:\n  title: C\n  aspects:\n    - {label: L, values: [one, two]}\n"
@@ -142,6 +154,24 @@ def test_rule(make_content, name):
     _, report = check(make_content(**files))
     shown = [(f"{d.location}: {d.message}", d.hint) for d in report.errors]
     assert (expected, hint) in shown, shown
+
+
+def test_yaml_syntax_error_is_located_with_its_own_code(make_content):
+    _, report = check(make_content(**{"glossary/gpu.yaml": "nl: {term: GPU, definition: D\nfr: {term: GPU}\n"}))
+    assert [(str(d.location), d.code) for d in report.errors] == [("glossary/gpu.yaml:2:3", "yaml.syntax")]
+
+
+def test_answer_letter_is_case_insensitive(make_content):
+    content, report = check(make_content(**{"questions/gpu-role.yaml": QUESTION.format(topic="basics").replace("answer: A", "answer: b")}))
+    assert report.diagnostics == [] and content.questions["gpu-role"].answer == 1
+
+
+@pytest.mark.parametrize("kind", KINDS.values(), ids=list(KINDS))
+def test_each_field_table_builds_its_models(kind):
+    """Every field of a model is declared in its kind's table (or given: id, location, texts)."""
+    given = {"location", "texts"}
+    assert {f.name for f in dataclasses.fields(kind.record.model)} == {*kind.record.names, *given}
+    assert {f.name for f in dataclasses.fields(kind.block.model)} == set(kind.block.names)
 
 
 def test_all_errors_in_one_run(make_content):
