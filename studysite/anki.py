@@ -222,8 +222,9 @@ def write_package(plan: DeckPlan) -> bytes:
 
 def stamp_notes(cursor: sqlite3.Cursor, plan: DeckPlan) -> None:
     """Give each note and card an id derived from its GUID, and the note its record's time."""
+    ids = dict(cursor.execute("SELECT guid, id FROM notes").fetchall())  # one query: notes has no index on guid
     for note in plan.notes:
-        (old_id,) = cursor.execute("SELECT id FROM notes WHERE guid = ?", (note.guid,)).fetchone()
+        old_id = ids[note.guid]
         note_id = stable_id(note.guid, "note", low=1_500_000_000_000, span=100_000_000_000)
         card_id = stable_id(note.guid, "card", low=1_500_000_000_000, span=100_000_000_000)
         cursor.execute("UPDATE notes SET id = ?, mod = ? WHERE id = ?", (note_id, note.modified, old_id))

@@ -18,6 +18,7 @@ import contextlib
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ from pathlib import Path
 from .diagnostics import Diagnostic, Location, Severity
 
 FORMAT = "studysite-cache/1"
+SAVED = ("markdown", "builds", "history", "found")  # the parts of a BuildCache kept in its file
 CODE_ROOT = Path(__file__).resolve().parent
 
 
@@ -63,6 +65,8 @@ class BuildCache:
     markdown: dict[str, str] = field(default_factory=dict)
     builds: dict[str, dict] = field(default_factory=dict)
     history: dict = field(default_factory=dict)  # the translations' age by git (status.py)
+    found: dict[str, list[str]] = field(default_factory=dict)  # the terms named in a question's text (graph.py)
+    parsed: dict | None = None  # content file -> (bytes, YAML node), kept in memory by `serve` (load.py)
     _used: set[str] = field(default_factory=set)
 
     def text(self, kind: str, text: str, convert: Callable[[str], str]) -> str:
@@ -80,12 +84,24 @@ class BuildCache:
     def put(self, kind: str, text: str, html: str) -> None:
         self.markdown[text_key(kind, text)] = html
 
+    def found_terms(self, key: str) -> set[str] | None:
+        """The terms found in a text before, by a digest of the text and the names looked for."""
+        self._used.add(key)
+        found = self.found.get(key)
+        return None if found is None else set(found)
+
+    def put_found_terms(self, key: str, terms: set[str]) -> None:
+        self._used.add(key)
+        self.found[key] = sorted(terms)
+
     def save(self) -> None:
         """Keep what this build used; written atomically, and a cache that cannot be written is no error."""
-        self.markdown = {key: html for key, html in self.markdown.items() if key in self._used} if self._used else self.markdown
+        if self._used:
+            self.markdown = {key: html for key, html in self.markdown.items() if key in self._used}
+            self.found = {key: terms for key, terms in self.found.items() if key in self._used}
         if self.path is None:
             return
-        body = {"markdown": self.markdown, "builds": self.builds, "history": self.history}
+        body = {name: getattr(self, name) for name in SAVED}
         data = {"format": FORMAT, "stamp": self.stamp, "checksum": checksum(body), **body}
         temp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
         try:
@@ -100,19 +116,39 @@ class BuildCache:
 def open_cache(content_dir: Path, stamp: str | None = None) -> BuildCache:
     """The cache of a content folder; empty when there is none or it cannot be trusted."""
     stamp = stamp or code_stamp()
-    name = hashlib.sha256(str(content_dir.resolve()).encode()).hexdigest()[:16]
-    path = cache_folder() / f"site-{name}.json"
+    path = cache_folder() / f"site-{_site_name(content_dir)}.json"
     cache = BuildCache(path, stamp)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return cache
-    if not _trusted(data, stamp) or data.get("checksum") != checksum({"markdown": data["markdown"], "builds": data["builds"], "history": data["history"]}):
+    if not _trusted(data, stamp) or data.get("checksum") != checksum({name: data[name] for name in SAVED}):
         return cache
-    cache.markdown = data["markdown"]
-    cache.builds = data["builds"]
-    cache.history = data["history"]
+    for name in SAVED:
+        setattr(cache, name, data[name])
     return cache
+
+
+def template_code_folders(content_dir: Path, names: dict[str, str]) -> dict[str, Path]:
+    """A folder per language for its compiled templates, named by the language and a digest
+    of what they are compiled from (templates, catalogs, code); the site's folders of other
+    names are removed. A language whose folder cannot be made has none."""
+    root = cache_folder() / f"templates-{_site_name(content_dir)}"
+    wanted = {language: root / name for language, name in names.items()}
+    with contextlib.suppress(OSError):
+        for old in root.iterdir() if root.is_dir() else ():
+            if old not in wanted.values() and old.is_dir():
+                shutil.rmtree(old, ignore_errors=True)
+    folders = {}
+    for language, folder in wanted.items():
+        with contextlib.suppress(OSError):
+            folder.mkdir(parents=True, exist_ok=True)
+            folders[language] = folder
+    return folders
+
+
+def _site_name(content_dir: Path) -> str:
+    return hashlib.sha256(str(content_dir.resolve()).encode()).hexdigest()[:16]
 
 
 def checksum(body: dict) -> str:
@@ -123,10 +159,14 @@ def checksum(body: dict) -> str:
 def _trusted(data: object, stamp: str) -> bool:
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("stamp") != stamp:
         return False
-    markdown, builds = data.get("markdown"), data.get("builds")
-    if not isinstance(markdown, dict) or not isinstance(builds, dict) or not isinstance(data.get("history"), dict):
+    if not all(isinstance(data.get(name), dict) for name in SAVED):
         return False
-    return all(isinstance(k, str) and isinstance(v, str) for k, v in markdown.items()) and all(isinstance(v, dict) for v in builds.values())
+    markdown, builds, found = data["markdown"], data["builds"], data["found"]
+    return (
+        all(isinstance(v, str) for v in markdown.values())
+        and all(isinstance(v, dict) for v in builds.values())
+        and all(isinstance(v, list) and all(isinstance(t, str) for t in v) for v in found.values())
+    )
 
 
 def diagnostics_to_json(diagnostics: list[Diagnostic]) -> list[list]:

@@ -9,9 +9,11 @@ that follow each one in its topic, comparisons.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from .cache import BuildCache, text_key
 from .forks import map_in_forks
 from .linking import TermMatcher
 from .markup import RenderedText
@@ -95,14 +97,9 @@ def build_matchers(content: Content) -> dict[str, TermMatcher]:
     return matchers
 
 
-def build_graph(content: Content, rendered: RenderedText, jobs: int = 1) -> Graph:
+def build_graph(content: Content, rendered: RenderedText, jobs: int = 1, cache: BuildCache | None = None) -> Graph:
     matchers = build_matchers(content)
-    texts = [key for key in rendered.questions if key[1] in matchers]
-
-    def find(key: tuple[str, str]) -> set[str]:
-        return matchers[key[1]].find(rendered.question_html(*key))
-
-    found = dict(zip(texts, map_in_forks(find, texts, jobs), strict=True))
+    found = find_terms(matchers, rendered, jobs, cache)
 
     def found_terms(question_id: str, lang: str) -> set[str]:
         return found.get((question_id, lang), set())
@@ -112,6 +109,24 @@ def build_graph(content: Content, rendered: RenderedText, jobs: int = 1) -> Grap
         edition = build_edition(content, language)
         languages[language] = _language_graph(content, edition, found_terms)
     return Graph(languages, matchers)
+
+
+def find_terms(matchers: Mapping[str, TermMatcher], rendered: RenderedText, jobs: int, cache: BuildCache | None) -> dict[tuple[str, str], set[str]]:
+    """The terms each question's text names, by (question id, language of the text): from
+    the cache when neither the text nor the names changed, else found by jobs processes."""
+    names = {lang: hashlib.sha256(repr(sorted(matcher.names.items())).encode()).hexdigest() for lang, matcher in matchers.items()}
+    keys = {key: text_key(names[key[1]], rendered.question_html(*key)) for key in rendered.questions if key[1] in matchers}
+    found = {key: cache.found_terms(digest) if cache is not None else None for key, digest in keys.items()}
+    missing = [key for key, terms in found.items() if terms is None]
+
+    def find(key: tuple[str, str]) -> set[str]:
+        return matchers[key[1]].find(rendered.question_html(*key))
+
+    for key, terms in zip(missing, map_in_forks(find, missing, jobs), strict=True):
+        found[key] = terms
+        if cache is not None:
+            cache.put_found_terms(keys[key], terms)
+    return found  # type: ignore[return-value]
 
 
 def _language_graph(content: Content, edition: Edition, found_terms) -> LanguageGraph:

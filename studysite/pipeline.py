@@ -17,7 +17,7 @@ from typing import TextIO
 import jinja2
 
 from . import anki, contentpo, offline, search, urls
-from .cache import BuildCache, diagnostics_from_json, diagnostics_to_json, files_below, inputs_digest, open_cache
+from .cache import BuildCache, diagnostics_from_json, diagnostics_to_json, files_below, inputs_digest, open_cache, template_code_folders
 from .diagnostics import ContentError, Diagnostic, Location, Report, Severity
 from .graph import Graph, build_graph
 from .i18n import load_layered_translations, shown_path
@@ -122,7 +122,7 @@ def available_cpus() -> int:
 
 def load(options: Options, report: Report, cache: BuildCache | None = None) -> LoadedSite:
     """Phase one: read, validate and cross-reference the content; plan every page."""
-    documents = load_documents(options.content_dir, report)
+    documents = load_documents(options.content_dir, report, cache.parsed if cache is not None else None)
     base_url = normalize_base_url(options.base_url) if options.base_url else ""
     po_catalogs = contentpo.read_content_catalogs(options.site_root / "locales", report)
     content = validate_content(documents, report, base_url, frozenset(contentpo.supplied(po_catalogs)))
@@ -134,7 +134,7 @@ def load(options: Options, report: Report, cache: BuildCache | None = None) -> L
     del documents  # the YAML nodes are the largest thing held; the records have all they said
     jobs = options.jobs or available_cpus()
     rendered = render_content(content, report, cache, jobs)
-    graph = build_graph(content, rendered, jobs)
+    graph = build_graph(content, rendered, jobs, cache)
     pages = ViewBuilder(content, rendered, graph, statuses).pages()
     check_unique_paths(pages, report)
     report.raise_if_errors()
@@ -360,10 +360,13 @@ def _fork_worker(writer: SiteWriter, renderer: Renderer, share: list[Page], keys
 
 def make_renderer(options: Options, content: Content, report: Report, assets: dict) -> Renderer:
     template_dirs = options.layered("templates")
+    resources = [folder for name in ("templates", "locales") for folder in options.layered(name)]
+    made_from = inputs_key(PACKAGE_ROOT / "studysite", resources, "compiled templates")
+    code_caches = template_code_folders(options.content_dir, {lang: f"{lang}-{made_from[:24]}" for lang in content.site.languages})
     environments = {}
     for language in content.site.languages:
         translations = load_site_translations(options, language, report)
-        environments[language] = make_environment(template_dirs, translations, language)
+        environments[language] = make_environment(template_dirs, translations, language, code_caches.get(language))
     titles = {lang: text.title for lang, text in content.site.texts.items()}
     info = SiteInfo(content.site.base_url, content.site.languages, titles, {name: path for name, (path, _) in assets.items()}, options.live_reload)
     return Renderer(environments, info)

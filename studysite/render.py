@@ -7,6 +7,7 @@ catalog installed (new-style gettext, so %-formatting is escaped too).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,8 +50,24 @@ class TranslatedAtCompileTime(InternationalizationExtension):
         return nodes.Output([nodes.Mod(nodes.MarkSafeIfAutoescape(nodes.Const(translated)), nodes.Dict(pairs))])
 
 
-def make_environment(template_dirs: list[Path], translations: NullTranslations, language: str) -> jinja2.Environment:
+class TemplateCodeCache(jinja2.FileSystemBytecodeCache):
+    """Compiled templates kept in a folder of the build cache, so that a build compiles only
+    the templates that changed. A folder that cannot be read or written is no error."""
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().load_bytecode(bucket)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().dump_bytecode(bucket)
+
+
+def make_environment(template_dirs: list[Path], translations: NullTranslations, language: str, code_cache: Path | None = None) -> jinja2.Environment:
+    """The language's environment; code_cache, a folder only this language's templates as
+    translated by this catalog use, keeps their compiled code between builds."""
     environment = jinja2.Environment(
+        bytecode_cache=TemplateCodeCache(str(code_cache)) if code_cache else None,
         loader=jinja2.FileSystemLoader([str(d) for d in template_dirs]),
         autoescape=True,
         undefined=jinja2.StrictUndefined,

@@ -48,7 +48,9 @@ def build(content: Path, out: Path):
 def test_the_cache_lives_in_studysite_cache_dir_and_not_in_the_site(make_content, tmp_path, monkeypatch):
     monkeypatch.setenv("STUDYSITE_CACHE_DIR", str(tmp_path / "my-cache"))
     build(make_content(), tmp_path / "site")
-    assert [p.name.startswith("site-") for p in (tmp_path / "my-cache").iterdir()] == [True]
+    names = sorted(p.name for p in (tmp_path / "my-cache").iterdir())  # the site's cache and its compiled templates
+    assert [name.split("-")[0] for name in names] == ["site", "templates"]
+    assert names[0].endswith(".json") and (tmp_path / "my-cache" / names[1]).is_dir()
     assert not [p for p in (tmp_path / "site").rglob("*") if "cache" in p.name]
 
 
