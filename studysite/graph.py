@@ -143,9 +143,10 @@ def _language_graph(content: Content, edition: Edition, found_terms) -> Language
             questions_by_term[term_id].append(question_id)
     for comparison_id in edition.comparisons:
         comparisons_by_topic[content.comparisons[comparison_id].topic].append(comparison_id)
-    terms_by_topic = {
-        topic: tuple(t for t in edition.terms if any(t in terms_by_question[q] for q in questions)) for topic, questions in questions_by_topic.items()
-    }
+    terms_by_topic = {}
+    for topic, questions in questions_by_topic.items():
+        used = {t for q in questions for t in terms_by_question[q]}
+        terms_by_topic[topic] = tuple(t for t in edition.terms if t in used)
     related_terms = {term_id: tuple(r for r in content.terms[term_id].related if r in edition.terms and r != term_id) for term_id in edition.terms}
     more_questions = {question_id: following for questions in questions_by_topic.values() for question_id, following in following_questions(questions).items()}
     return LanguageGraph(

@@ -3,10 +3,8 @@ build() renders the pages and writes them. A failed first phase writes nothing."
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import os
-import pickle
 import shutil
 import sys
 import time
@@ -14,18 +12,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-import jinja2
-
 from . import anki, contentpo, offline, search, urls
 from .cache import BuildCache, diagnostics_from_json, diagnostics_to_json, files_below, inputs_digest, open_cache, template_code_folders
-from .diagnostics import ContentError, Diagnostic, Location, Report, Severity
+from .diagnostics import Location, Report
 from .graph import Graph, build_graph
-from .i18n import load_layered_translations, shown_path
+from .i18n import load_layered_translations
 from .keys import PageKeys, inputs_key, source_digests
 from .load import load_documents
 from .markup import RenderedText, plain_text, render_content
 from .model import Content
 from .render import Renderer, SiteInfo, make_environment
+from .rendering import render_pages
 from .siteconfig import normalize_base_url
 from .status import TranslationStatus
 from .validate import validate_content
@@ -205,7 +202,7 @@ def build(options: Options, cache: BuildCache | None = None) -> BuildResult:
     loaded.statuses.all()  # for the status pages: worked out once, before render workers fork
     with SiteWriter(options.out_dir, previous, in_place=True) as writer:
         progress = Progress("Rendering pages", len(loaded.pages), started)
-        render_pages(writer, renderer, loaded.pages, options.jobs or available_cpus(), page_keys, progress)
+        render_pages(writer, renderer, loaded.pages, options.jobs or available_cpus(), page_keys, progress.show)
         progress.clear()
         for path, data in assets.values():
             writer.write(path, data)
@@ -292,72 +289,6 @@ def remember_build(cache: BuildCache, out_dir: Path, inputs: str, pages: int, la
     cache.save()
 
 
-def render_pages(
-    writer: SiteWriter, renderer: Renderer, pages: list[Page], jobs: int, keys: PageKeys, progress: Progress | None = None, progress_scale: int = 1
-) -> None:
-    """Render and write every page whose inputs changed since the previous build; the others
-    are carried over. With jobs > 1, forked workers each take a share.
-
-    Page paths were checked unique in phase one, so workers write side by side into the
-    temporary folder and send back what they wrote; the first failure stops the build."""
-    if jobs <= 1 or not hasattr(os, "fork"):
-        for done, page in enumerate(pages, 1):
-            context = None if page.keyed_by_sources else page.context()
-            path, key = urls.file_for(page.path), keys.of(page, context)
-            if not writer.reuse(path, key):
-                writer.write(path, render_page(renderer, page, context if context is not None else page.context()).encode("utf-8"), key)
-            if progress is not None:
-                progress.show(done * progress_scale)
-        return
-    gc.freeze()  # keep the collector off the shared objects, so forked workers copy fewer pages
-    try:
-        workers = [_fork_worker(writer, renderer, pages[index::jobs], keys) for index in range(1, jobs)]
-    finally:
-        gc.unfreeze()
-    failure: BaseException | None = None
-    try:
-        render_pages(writer, renderer, pages[0::jobs], 1, keys, progress, jobs)  # the workers keep the same pace
-    except BaseException as error:  # collect the workers before passing it on
-        failure = error
-    for pid, reader in workers:
-        with os.fdopen(reader, "rb") as stream:
-            data = stream.read()
-        os.waitpid(pid, 0)
-        outcome = pickle.loads(data) if data else RuntimeError("a render worker stopped without a result")
-        if isinstance(outcome, BaseException):
-            failure = failure or outcome
-        else:
-            writer.merge(*outcome)
-    if failure is not None:
-        raise failure
-
-
-def _fork_worker(writer: SiteWriter, renderer: Renderer, share: list[Page], keys: PageKeys) -> tuple[int, int]:
-    reader, sender = os.pipe()
-    pid = os.fork()
-    if pid:
-        os.close(sender)
-        return pid, reader
-    os.close(reader)
-    status = 1
-    try:
-        before = set(writer.written)
-        changed = writer.changed
-        try:
-            render_pages(writer, renderer, share, 1, keys)
-            written = {p: d for p, d in writer.written.items() if p not in before}
-            outcome: object = (written, {p: writer.inputs[p] for p in written if p in writer.inputs}, writer.changed - changed)
-        except (ContentError, OSError) as error:
-            outcome = error
-        except Exception as error:  # sent back as text: the parent says what went wrong
-            outcome = RuntimeError(f"a render worker failed: {type(error).__name__}: {error}")
-        with os.fdopen(sender, "wb") as stream:
-            pickle.dump(outcome, stream)
-        status = 0
-    finally:
-        os._exit(status)
-
-
 def make_renderer(options: Options, content: Content, report: Report, assets: dict) -> Renderer:
     template_dirs = options.layered("templates")
     resources = [folder for name in ("templates", "locales") for folder in options.layered(name)]
@@ -376,14 +307,3 @@ def load_site_translations(options: Options, language: str, report: Report):
     """The site's own catalog of the language over Studysite's shipped one, message by message."""
     folders = options.layered("locales") or [options.site_root / "locales"]
     return load_layered_translations(folders, language, report)
-
-
-def render_page(renderer: Renderer, page: Page, context: dict) -> str:
-    try:
-        return renderer.render(page, context)
-    except jinja2.TemplateSyntaxError as error:
-        where = Location(shown_path(Path(error.filename)) if error.filename else str(error.name), error.lineno, 1)
-        raise ContentError([Diagnostic(Severity.ERROR, where, "template.error", f"template error: {error}")]) from None
-    except jinja2.TemplateError as error:
-        where = Location(f"templates/{page.template}")
-        raise ContentError([Diagnostic(Severity.ERROR, where, "template.error", f"template error: {error}")]) from None

@@ -5,6 +5,7 @@ TermPage is the part of views.ViewBuilder that makes the term page's view model.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -65,10 +66,11 @@ class TermPage:
         term_language = self.site.term_language
         foreign_name = term.texts[term_language].term if term_language and term_language in term.texts and term_language != language else ""
         question_ids = self._term_questions(lg, term_id)
-        topic_ids = [t for t in lg.edition.topics if any(self.content.questions[q].topic == t for q in question_ids)]
+        used_topics = {self.content.questions[q].topic for q in question_ids}
+        topic_ids = [t for t in lg.edition.topics if t in used_topics]
         related = [self.term_link(lg, r) for r in lg.related_terms[term_id]]
         shown = {term_id, *lg.related_terms[term_id]}
-        others = [link for t, link in self.sorted_term_links(lg) if t not in shown]
+        others = list(itertools.islice((link for t, link in self.sorted_term_links(lg) if t not in shown), BROWSE_LIMIT))
         return {
             "term": text.term,
             "text_lang": self._foreign(text_lang, language),
@@ -81,7 +83,7 @@ class TermPage:
             "key_link": self.question_link(lg, question_ids[0]) if question_ids else None,
             "questions": [{"link": self._cut_link(lg, q), "excerpt": self._sentence_with(lg, q, [text.term, *text.aliases])} for q in question_ids],
             "related": related,
-            "others": others[:BROWSE_LIMIT],
+            "others": others,
         }
 
     def _term_questions(self, lg: LanguageGraph, term_id: str) -> list[str]:

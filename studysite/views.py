@@ -262,6 +262,7 @@ class ViewBuilder(termview.TermPage):
             sources=sources,
             description=description(stem),
             keyed_by_sources=True,
+            work_group=f"{language}/{question.topic}",
         )
 
     def _question_context(self, lg: LanguageGraph, question_id: str) -> dict:
@@ -289,7 +290,8 @@ class ViewBuilder(termview.TermPage):
         names = sorted({f"terms:{lg.edition.questions[q]}" for q in question_ids})  # the names that link them
         sources = (f"topics/{topic_id}", *(f"questions/{q}" for q in question_ids), *terms, *names)
         title = self.topic_link(lg, topic_id).label
-        return Page(urls.record("practice", language, topic_id), "practice.html", language, title, context, alternates, sources, keyed_by_sources=True)
+        path = urls.record("practice", language, topic_id)
+        return Page(path, "practice.html", language, title, context, alternates, sources, keyed_by_sources=True, work_group=f"{language}/{topic_id}")
 
     def glossary(self, lg: LanguageGraph) -> Page:
         language = lg.edition.language
