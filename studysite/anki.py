@@ -38,6 +38,7 @@ from .write import SiteWriter
 CARD_TEMPLATES = "anki/cards.html"
 UNTRANSLATED_TAG = "untranslated"
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+DECK_SUFFIX = ".apkg"
 QUESTION_FIELDS = ("Stem", "Choices", "Answer", "Explanation", "Topic", "Link")
 
 
@@ -84,7 +85,7 @@ def deck_path(title: str, language: str) -> str:
     """Where a language's package is written: next to its downloads page."""
     ascii_title = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode()
     slug = re.sub(r"[^a-z0-9]+", "-", ascii_title.lower()).strip("-") or "deck"
-    return f"{urls.downloads(language)}{slug}-{language}.apkg"
+    return f"{urls.downloads(language)}{slug}-{language}{DECK_SUFFIX}"
 
 
 def deck_summary(lg: LanguageGraph, default_title: str) -> dict:

@@ -44,6 +44,7 @@ class Options:
     search: bool = True
     jobs: int = 0  # 0: as many as the CPUs this process may use
     live_reload: bool = False
+    preview: bool = False  # serve's quick rebuild: pages only; the decks and search index are kept as they were
 
     @property
     def site_root(self) -> Path:
@@ -206,13 +207,16 @@ def build(options: Options, cache: BuildCache | None = None) -> BuildResult:
         progress.clear()
         for path, data in assets.values():
             writer.write(path, data)
-        anki.write_decks(writer, anki.DeckSource(content, loaded.rendered, anki.file_times(options.content_dir)), loaded.graph, renderer.environments)
+        if options.preview:
+            keep_decks_and_index(writer, previous)
+        else:
+            anki.write_decks(writer, anki.DeckSource(content, loaded.rendered, anki.file_times(options.content_dir)), loaded.graph, renderer.environments)
         for name, sitemap in renderer.render_sitemap(loaded.pages).items():
             writer.write(name, sitemap.encode("utf-8"))
         writer.write("robots.txt", f"User-agent: *\nAllow: /\nSitemap: {site.base_url}sitemap.xml\n".encode())
         writer.write(".nojekyll", b"")
         write_offline_files(writer, loaded, renderer)
-        if options.search:
+        if options.search and not options.preview:
             index_search(writer, options.out_dir, previous, site.languages)
         writer.commit()
     remember_build(cache, options.out_dir, inputs, len(loaded.pages), len(site.languages), report)
@@ -229,11 +233,33 @@ def write_offline_files(writer: SiteWriter, loaded: LoadedSite, renderer: Render
         writer.write(path, data)
 
 
+INDEX_BEHIND = "behind"  # the manifest's key of a search index file kept by a preview though its pages changed
+
+
+def keep_decks_and_index(writer: SiteWriter, previous: Manifest) -> None:
+    """The previous build's decks and search index, carried over as they are (a preview);
+    an index whose pages changed is marked behind, so that the next full build remakes it."""
+    behind = languages_to_index(writer, previous)
+    for path in previous.files:
+        if path.endswith(anki.DECK_SUFFIX):
+            writer.carry_over(path)
+        elif path.startswith(search.INDEX_FOLDER + "/"):
+            writer.carry_over(path, INDEX_BEHIND if path.split("/")[1] in behind else "")
+
+
+def languages_to_index(writer: SiteWriter, previous: Manifest) -> set[str]:
+    """The languages whose indexed pages changed since the previous build, or whose index a
+    preview kept though they had."""
+    written, old = writer.written, previous.files
+    changed = {path.split("/", 1)[0] for path in set(written) | set(old) if search.is_indexed(path) and written.get(path) != old.get(path)}
+    behind = {path.split("/")[1] for path, key in previous.inputs.items() if key == INDEX_BEHIND and path.startswith(search.INDEX_FOLDER + "/")}
+    return changed | behind
+
+
 def index_search(writer: SiteWriter, out_dir: Path, previous: Manifest, languages: tuple[str, ...]) -> None:
     """A search index per language: the previous one when none of the language's indexed
     pages changed and it is all there, else a new one made by Pagefind."""
-    written, old = writer.written, previous.files
-    changed = {path.split("/", 1)[0] for path in set(written) | set(old) if search.is_indexed(path) and written.get(path) != old.get(path)}
+    written, old, changed = writer.written, previous.files, languages_to_index(writer, previous)
     for language in languages:
         prefix = search.index_folder(language) + "/"
         index = [path for path in old if path.startswith(prefix)]
@@ -258,7 +284,7 @@ def index_search(writer: SiteWriter, out_dir: Path, previous: Manifest, language
 
 def build_settings(options: Options) -> str:
     """The options that change a build's output, and SOURCE_DATE_EPOCH (the decks' note times)."""
-    settings = (str(options.content_dir.resolve()), options.base_url, options.strict, options.search, options.live_reload)
+    settings = (str(options.content_dir.resolve()), options.base_url, options.strict, options.search, options.live_reload, options.preview)
     return repr((*settings, os.environ.get("SOURCE_DATE_EPOCH", "")))
 
 

@@ -22,8 +22,10 @@ from pathlib import Path
 import watchfiles
 
 from . import pipeline
+from .anki import DECK_SUFFIX
 from .cache import BuildCache, open_cache
 from .diagnostics import ContentError, Report, built_summary, print_failure, print_report
+from .search import INDEX_FOLDER
 
 RELOAD_PATH = "/__reload"  # the build number as text, for scripts
 EVENTS_PATH = "/__events"
@@ -68,9 +70,11 @@ class LiveState:
 class _Handler(http.server.SimpleHTTPRequestHandler):
     state: LiveState
     script: bytes
+    rebuilds: Rebuilds
 
     def do_GET(self):
         path = self.path.split("?", 1)[0]
+        self.rebuilds.before_serving(path)
         if path == RELOAD_PATH:
             return self._send(str(self.state.build).encode(), "text/plain")
         if path == SCRIPT_PATH:
@@ -134,8 +138,33 @@ def problems_of(error: BaseException) -> list[dict]:
     return [{"where": "build", "severity": "error", "message": f"{type(error).__name__}: {error}", "hint": ""}]
 
 
-def rebuild(options: pipeline.Options, cache: BuildCache, state: LiveState) -> bool:
-    """Build once; report the outcome on the terminal and to the pages. Never raises."""
+class Rebuilds:
+    """The session's builds, one at a time. An edit gets a preview build (pages only, pushed
+    to the open pages at once); the decks and the search index, which take seconds, are
+    brought up to date when one of them is asked for."""
+
+    def __init__(self, options: pipeline.Options, cache: BuildCache, state: LiveState):
+        self.options, self.cache, self.state = options, cache, state
+        self.lock = threading.Lock()
+        self.extras_behind = False  # the decks and search index lag behind the pages
+
+    def after_edit(self) -> None:
+        with self.lock:
+            if rebuild(replace(self.options, preview=True), self.cache, self.state):
+                self.extras_behind = True
+
+    def before_serving(self, path: str) -> None:
+        """Bring the decks and search index up to date before one of their files is served."""
+        if not self.extras_behind or not (path.endswith(DECK_SUFFIX) or f"/{INDEX_FOLDER}/" in path):
+            return
+        with self.lock:
+            if self.extras_behind and rebuild(self.options, self.cache, self.state, announce=False):
+                self.extras_behind = False
+
+
+def rebuild(options: pipeline.Options, cache: BuildCache, state: LiveState, announce: bool = True) -> bool:
+    """Build once; report the outcome on the terminal and, if announce, to the pages
+    (problems always). Never raises."""
     try:
         result = pipeline.build(options, cache)
     except KeyboardInterrupt:
@@ -151,7 +180,8 @@ def rebuild(options: pipeline.Options, cache: BuildCache, state: LiveState) -> b
         return False
     print_report(result.report, sys.stderr)
     print(built_summary(result.pages, result.languages, result.seconds, result.changed, len(result.report.warnings)), flush=True)
-    state.succeeded()
+    if announce or state.problems:
+        state.succeeded()
     return True
 
 
@@ -168,7 +198,8 @@ def serve(options: pipeline.Options, port: int) -> int:
     cache.parsed = {}  # content files parsed once, then again only when their bytes change
     rebuild(options, cache, state)  # when it fails, the previous site (if any) is served with the problems
     options = replace(options, jobs=1)  # later rebuilds render few pages; no forking beside the server thread
-    handler = type("Handler", (_Handler,), {"state": state, "script": live_script(options)})
+    rebuilds = Rebuilds(options, cache, state)
+    handler = type("Handler", (_Handler,), {"state": state, "script": live_script(options), "rebuilds": rebuilds})
     server = http.server.ThreadingHTTPServer(("127.0.0.1", port), functools.partial(handler, directory=str(options.out_dir)))
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -176,7 +207,7 @@ def serve(options: pipeline.Options, port: int) -> int:
     folders = [folder for folder in options.source_folders if folder.is_dir()]
     try:
         for _changes in watchfiles.watch(*folders, debounce=DEBOUNCE_MS, step=10):
-            rebuild(options, cache, state)
+            rebuilds.after_edit()
     except KeyboardInterrupt:
         print("Stopped.")
     finally:

@@ -147,11 +147,14 @@ class SiteWriter:
         self.inputs[path] = key
         return True
 
-    def carry_over(self, path: str) -> bool:
-        """Keep a file of the previous build as it is (a search index that is still right)."""
+    def carry_over(self, path: str, key: str = "") -> bool:
+        """Keep a file of the previous build as it is (a search index that is still right);
+        key, if any, is what the manifest says it was made from."""
         if path not in self.previous.files or not self._link_previous(path, self._target(path)):
             return False
         self.written[path] = self.previous.files[path]
+        if key:
+            self.inputs[path] = key
         return True
 
     def _make_folder(self, folder: Path) -> None:

@@ -42,10 +42,13 @@ class Server:
         threading.Thread(target=self._listen, daemon=True).start()
 
     def get(self, path: str) -> str:
+        return self.get_bytes(path).decode()
+
+    def get_bytes(self, path: str) -> bytes:
         for _ in range(300):
             try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{path}", timeout=5) as response:
-                    return response.read().decode()
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{path}", timeout=60) as response:
+                    return response.read()
             except OSError:
                 if self.process.poll() is not None:
                     raise AssertionError(f"serve stopped: {self.process.stderr.read()}") from None
@@ -104,6 +107,10 @@ def test_an_edit_is_pushed_a_problem_shown_and_cleared_and_the_result_equals_a_c
     question.write_text(original.replace("Rekenen", "Parallel rekenen"), encoding="utf-8")
     assert int(server.wait_event("ok")) >= 2
     assert "Parallel rekenen" in server.get("/nl/questions/gpu-role/")
+    # An edit rebuilds the pages at once; the deck and search index follow when asked for.
+    deck = next(server.out.glob("nl/downloads/*.apkg"))
+    before = deck.read_bytes()
+    assert server.get_bytes("/" + deck.relative_to(server.out).as_posix()) == deck.read_bytes() != before
     clean = tmp_path / "clean"
     options = pipeline.Options(content_dir=content, out_dir=clean, base_url=f"http://127.0.0.1:{server.port}/", live_reload=True)
     pipeline.build(options)
