@@ -28,7 +28,7 @@ from pathlib import Path
 from .diagnostics import Diagnostic, Location, Severity
 
 FORMAT = "studysite-cache/1"
-SAVED = ("markdown", "builds", "history", "found")  # the parts of a BuildCache kept in its file
+SAVED = ("markdown", "builds", "history", "found", "ui_messages")  # the parts of a BuildCache kept in its file
 CODE_ROOT = Path(__file__).resolve().parent
 
 
@@ -66,7 +66,9 @@ class BuildCache:
     builds: dict[str, dict] = field(default_factory=dict)
     history: dict = field(default_factory=dict)  # the translations' age by git (status.py)
     found: dict[str, list[str]] = field(default_factory=dict)  # the terms named in a question's text (graph.py)
+    ui_messages: dict[str, list[str]] = field(default_factory=dict)  # the templates' messages, by their digest (status.py)
     parsed: dict | None = None  # content file -> (bytes, YAML node), kept in memory by `serve` (load.py)
+    validated: dict | None = None  # YAML node -> its reading, kept in memory by `serve` (validate.py)
     _used: set[str] = field(default_factory=set)
 
     def text(self, kind: str, text: str, convert: Callable[[str], str]) -> str:
@@ -161,11 +163,12 @@ def _trusted(data: object, stamp: str) -> bool:
         return False
     if not all(isinstance(data.get(name), dict) for name in SAVED):
         return False
-    markdown, builds, found = data["markdown"], data["builds"], data["found"]
+    markdown, builds = data["markdown"], data["builds"]
+    lists_of_text = (v for name in ("found", "ui_messages") for v in data[name].values())
     return (
         all(isinstance(v, str) for v in markdown.values())
         and all(isinstance(v, dict) for v in builds.values())
-        and all(isinstance(v, list) and all(isinstance(t, str) for t in v) for v in found.values())
+        and all(isinstance(v, list) and all(isinstance(t, str) for t in v) for v in lists_of_text)
     )
 
 

@@ -123,7 +123,7 @@ def load(options: Options, report: Report, cache: BuildCache | None = None) -> L
     documents = load_documents(options.content_dir, report, cache.parsed if cache is not None else None)
     base_url = normalize_base_url(options.base_url) if options.base_url else ""
     po_catalogs = contentpo.read_content_catalogs(options.site_root / "locales", report)
-    content = validate_content(documents, report, base_url, frozenset(contentpo.supplied(po_catalogs)))
+    content = validate_content(documents, report, base_url, frozenset(contentpo.supplied(po_catalogs)), cache.validated if cache is not None else None)
     report.raise_if_errors()
     assert content is not None  # a missing or broken site.yaml is an error
     content, coverage = contentpo.apply_translations(content, contentpo.site_catalogs(po_catalogs, content.site.languages, report), report)

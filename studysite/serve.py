@@ -195,7 +195,7 @@ def live_script(options: pipeline.Options) -> bytes:
 def serve(options: pipeline.Options, port: int) -> int:
     options = replace(options, base_url=f"http://127.0.0.1:{port}/", live_reload=True)
     cache, state = open_cache(options.content_dir), LiveState()
-    cache.parsed = {}  # content files parsed once, then again only when their bytes change
+    cache.parsed, cache.validated = {}, {}  # content files parsed and read once, then again only when their bytes change
     rebuild(options, cache, state)  # when it fails, the previous site (if any) is served with the problems
     options = replace(options, jobs=1)  # later rebuilds render few pages; no forking beside the server thread
     rebuilds = Rebuilds(options, cache, state)

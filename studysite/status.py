@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
-from babel.messages.catalog import Catalog
 
 from . import catalogs
 from .cache import BuildCache
@@ -199,9 +198,26 @@ def content_status(records: list[RecordBlocks], language: str, coverage: Coverag
     return tuple(missing), tuple(old)
 
 
-def ui_status(template: Catalog, locales: list[Path], language: str) -> tuple[int, tuple[str, ...], tuple[str, ...]]:
-    """(messages, missing, fuzzy) of a language's UI catalog against the templates."""
+def template_message_ids(template_dirs: list[Path], cache: BuildCache | None = None) -> list[str]:
+    """The UI messages of the templates (a plural by its singular), kept in the cache by a
+    digest of the template files."""
+    digest = hashlib.sha256()
+    for folder in template_dirs:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                digest.update(path.as_posix().encode() + b"\0" + path.read_bytes())
+    key = digest.hexdigest()
+    if cache is not None and key in cache.ui_messages:
+        return cache.ui_messages[key]
+    template = catalogs.extract_from(template_dirs)
     ids = sorted(m.id if isinstance(m.id, str) else m.id[0] for m in template if m.id)
+    if cache is not None:
+        cache.ui_messages = {key: ids}
+    return ids
+
+
+def ui_status(ids: list[str], locales: list[Path], language: str) -> tuple[int, tuple[str, ...], tuple[str, ...]]:
+    """(messages, missing, fuzzy) of a language's UI catalog against the templates' messages."""
     if language.startswith(SOURCE_LANGUAGE):
         return len(ids), (), ()
     paths = [catalog_path(folder, language) for folder in locales if catalog_path(folder, language).is_file()]
@@ -255,7 +271,7 @@ class TranslationStatus:
 
     def _work_out(self) -> dict[str, LanguageStatus]:
         if self._statuses is None:
-            default, template = self.languages[0], catalogs.extract_from(self.template_dirs)
+            default, template = self.languages[0], template_message_ids(self.template_dirs, self.cache)
             git_checked = in_git_work_tree(self.content_dir)
             outdated = outdated_by_git(self.records, default, self.content_dir, self.cache) if git_checked else {}
             self._statuses = {}

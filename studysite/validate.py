@@ -129,16 +129,23 @@ class _Parsed:
     block_locations: dict[str, Location]  # where each language block's key is
 
 
-def validate_content(documents: list[Document], report: Report, base_url_override: str = "", supplied: frozenset = frozenset()) -> Content | None:
+def validate_content(
+    documents: list[Document], report: Report, base_url_override: str = "", supplied: frozenset = frozenset(), memo: dict | None = None
+) -> Content | None:
     """Records from documents; None when the site configuration itself is unusable. A record
     missing a language is not warned about when `supplied` holds its (kind, id, language):
-    content.po translates it (contentpo.py checks that translation)."""
+    content.po translates it (contentpo.py checks that translation). `memo`, kept by a
+    process that builds again and again (serve), holds each document's reading: a document
+    parsed from unchanged bytes (the same node) is not read again."""
     site_docs = [d for d in documents if d.kind == "site"]
     site = read_site_config(site_docs[0], report, base_url_override) if site_docs else None
     languages = site.languages if site else ()
     validator = _RecordValidator(report, languages, supplied)
-    parsed = [p for d in documents if d.kind != "site" for p in [validator.record(d)] if p]
+    parsed = [p for d in documents if d.kind != "site" for p in [validator.remembered_record(d, memo)] if p]
     records = validator.link(parsed)
+    if memo is not None:  # forget the documents that are gone or changed
+        for key in set(memo) - validator.remembered:
+            del memo[key]
     if site is None:
         return None
     return Content(site=site, topics=records["topics"], questions=records["questions"], terms=records["glossary"], comparisons=records["comparisons"])
@@ -150,6 +157,23 @@ class _RecordValidator:
         self.languages = languages
         self.supplied = supplied
         self.references: list[Reference] = []
+        self.remembered: set[tuple] = set()  # the memo's keys this run used
+
+    def remembered_record(self, document: Document, memo: dict | None) -> _Parsed | None:
+        """record(document), from memo when the same node was read with the same languages
+        and translations; its diagnostics and references are given again."""
+        if memo is None:
+            return self.record(document)
+        key = (document.node, document.path, document.kind, self.languages, self.supplied)
+        self.remembered.add(key)
+        if key not in memo:
+            problems, references = len(self.report.diagnostics), len(self.references)
+            memo[key] = (self.record(document), self.report.diagnostics[problems:], self.references[references:])
+            return memo[key][0]
+        parsed, diagnostics, references = memo[key]
+        self.report.diagnostics.extend(diagnostics)
+        self.references.extend(references)
+        return parsed
 
     def record(self, document: Document) -> _Parsed | None:
         kind = KINDS[document.kind]

@@ -212,3 +212,26 @@ def test_error_shows_the_source_line_with_a_caret(make_content):
     assert report.errors[0].format() == (
         "questions/gpu-role.yaml:1:8: error: unknown topic 'basic' [ref.unknown-topic]\n    topic: basic\n           ^\n  hint: did you mean 'basics'?"
     )
+
+
+def test_a_memo_reads_unchanged_documents_once_and_gives_their_diagnostics_again(make_content, monkeypatch):
+    """serve keeps each document's reading: an unchanged document (the same node) is not
+    read again, yet every run reports the same diagnostics and builds the same records."""
+    from studysite import validate
+
+    content_dir = make_content(**{"glossary/gpu.yaml": "nl: {term: GPU, definition: D}\n", "questions/q2.yaml": "topic: nope\nanswer: A\n"})
+    documents, memo, reads = load_documents(content_dir, Report()), {}, []
+    read = validate._RecordValidator.record
+    monkeypatch.setattr(validate._RecordValidator, "record", lambda self, document: reads.append(document.path) or read(self, document))
+    runs = []
+    for _ in range(2):
+        report = Report()
+        runs.append((validate_content(documents, report, memo=memo), [(str(d.location), d.code) for d in report.diagnostics]))
+    assert runs[0] == runs[1] and ("glossary/gpu.yaml:1:1", "translation.missing") in runs[0][1] and any("ref.unknown" in c for _, c in runs[0][1])
+    assert sorted(reads) == sorted(d.path for d in documents if d.kind != "site")  # each read once, in the first run
+    edited = [
+        dataclasses.replace(d, node=load_documents(content_dir, Report())[i].node) if d.path == "glossary/gpu.yaml" else d for i, d in enumerate(documents)
+    ]
+    reads.clear()
+    validate_content(edited, Report(), memo=memo)
+    assert reads == ["glossary/gpu.yaml"] and len(memo) == len([d for d in documents if d.kind != "site"])  # the old reading is forgotten
