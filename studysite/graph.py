@@ -134,11 +134,12 @@ def _language_graph(content: Content, edition: Edition, found_terms) -> Language
     comparisons_by_topic: dict[str, list[str]] = {topic: [] for topic in edition.topics}
     terms_by_question: dict[str, tuple[str, ...]] = {}
     questions_by_term: dict[str, list[str]] = {term: [] for term in edition.terms}
+    term_order = {term: index for index, term in enumerate(edition.terms)}
     for question_id, lang in edition.questions.items():
         question = content.questions[question_id]
         questions_by_topic[question.topic].append(question_id)
         used = (set(question.terms) | found_terms(question_id, lang)) & edition.terms.keys()
-        terms_by_question[question_id] = tuple(t for t in edition.terms if t in used)
+        terms_by_question[question_id] = tuple(sorted(used, key=term_order.__getitem__))
         for term_id in terms_by_question[question_id]:
             questions_by_term[term_id].append(question_id)
     for comparison_id in edition.comparisons:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import sys
 import time
@@ -44,7 +45,7 @@ class Options:
     search: bool = True
     jobs: int = 0  # 0: as many as the CPUs this process may use
     live_reload: bool = False
-    preview: bool = False  # serve's quick rebuild: pages only; the decks and search index are kept as they were
+    preview: bool = False  # serve's quick rebuild: pages only; decks, search index and sitemaps are kept as they were
 
     @property
     def site_root(self) -> Path:
@@ -208,11 +209,11 @@ def build(options: Options, cache: BuildCache | None = None) -> BuildResult:
         for path, data in assets.values():
             writer.write(path, data)
         if options.preview:
-            keep_decks_and_index(writer, previous)
+            keep_made_after_the_pages(writer, previous)
         else:
             anki.write_decks(writer, anki.DeckSource(content, loaded.rendered, anki.file_times(options.content_dir)), loaded.graph, renderer.environments)
-        for name, sitemap in renderer.render_sitemap(loaded.pages).items():
-            writer.write(name, sitemap.encode("utf-8"))
+            for name, sitemap in renderer.render_sitemap(loaded.pages).items():
+                writer.write(name, sitemap.encode("utf-8"))
         writer.write("robots.txt", f"User-agent: *\nAllow: /\nSitemap: {site.base_url}sitemap.xml\n".encode())
         writer.write(".nojekyll", b"")
         write_offline_files(writer, loaded, renderer)
@@ -233,18 +234,25 @@ def write_offline_files(writer: SiteWriter, loaded: LoadedSite, renderer: Render
         writer.write(path, data)
 
 
+SITEMAP_FILE = re.compile(r"sitemap(-\d+)?\.xml")
 INDEX_BEHIND = "behind"  # the manifest's key of a search index file kept by a preview though its pages changed
 
 
-def keep_decks_and_index(writer: SiteWriter, previous: Manifest) -> None:
-    """The previous build's decks and search index, carried over as they are (a preview);
-    an index whose pages changed is marked behind, so that the next full build remakes it."""
+def made_after_the_pages(path: str) -> bool:
+    """Whether a site file is one a preview keeps as it was: a deck, a search index file or
+    a sitemap (each takes long to make and is not part of any page)."""
+    return path.endswith(anki.DECK_SUFFIX) or path.startswith(search.INDEX_FOLDER + "/") or bool(SITEMAP_FILE.fullmatch(path))
+
+
+def keep_made_after_the_pages(writer: SiteWriter, previous: Manifest) -> None:
+    """The previous build's decks, search index and sitemaps, carried over as they are (a
+    preview); an index whose pages changed is marked behind, so the next build remakes it."""
     behind = languages_to_index(writer, previous)
     for path in previous.files:
-        if path.endswith(anki.DECK_SUFFIX):
-            writer.carry_over(path)
-        elif path.startswith(search.INDEX_FOLDER + "/"):
+        if path.startswith(search.INDEX_FOLDER + "/"):
             writer.carry_over(path, INDEX_BEHIND if path.split("/")[1] in behind else "")
+        elif made_after_the_pages(path):
+            writer.carry_over(path)
 
 
 def languages_to_index(writer: SiteWriter, previous: Manifest) -> set[str]:

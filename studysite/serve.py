@@ -22,10 +22,8 @@ from pathlib import Path
 import watchfiles
 
 from . import pipeline
-from .anki import DECK_SUFFIX
 from .cache import BuildCache, open_cache
 from .diagnostics import ContentError, Report, built_summary, print_failure, print_report
-from .search import INDEX_FOLDER
 
 RELOAD_PATH = "/__reload"  # the build number as text, for scripts
 EVENTS_PATH = "/__events"
@@ -140,26 +138,26 @@ def problems_of(error: BaseException) -> list[dict]:
 
 class Rebuilds:
     """The session's builds, one at a time. An edit gets a preview build (pages only, pushed
-    to the open pages at once); the decks and the search index, which take seconds, are
-    brought up to date when one of them is asked for."""
+    to the open pages at once); the decks, search index and sitemaps, which take seconds,
+    are brought up to date when one of their files is asked for."""
 
     def __init__(self, options: pipeline.Options, cache: BuildCache, state: LiveState):
         self.options, self.cache, self.state = options, cache, state
         self.lock = threading.Lock()
-        self.extras_behind = False  # the decks and search index lag behind the pages
+        self.behind = False  # the decks, search index and sitemaps lag behind the pages
 
     def after_edit(self) -> None:
         with self.lock:
             if rebuild(replace(self.options, preview=True), self.cache, self.state):
-                self.extras_behind = True
+                self.behind = True
 
     def before_serving(self, path: str) -> None:
-        """Bring the decks and search index up to date before one of their files is served."""
-        if not self.extras_behind or not (path.endswith(DECK_SUFFIX) or f"/{INDEX_FOLDER}/" in path):
+        """Bring the decks, search index and sitemaps up to date before one of their files is served."""
+        if not self.behind or not pipeline.made_after_the_pages(path.lstrip("/")):
             return
         with self.lock:
-            if self.extras_behind and rebuild(self.options, self.cache, self.state, announce=False):
-                self.extras_behind = False
+            if self.behind and rebuild(self.options, self.cache, self.state, announce=False):
+                self.behind = False
 
 
 def rebuild(options: pipeline.Options, cache: BuildCache, state: LiveState, announce: bool = True) -> bool:

@@ -15,8 +15,8 @@ import json
 import os
 import shutil
 import signal
-from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 MARKER = ".studysite"
 TEMP_MARKER = ".studysite-partial"
@@ -37,6 +37,7 @@ class Manifest:
 
     files: dict[str, str] = field(default_factory=dict)
     inputs: dict[str, str] = field(default_factory=dict)
+    present: frozenset[str] | None = None  # the files found in the folder, when it was looked through
 
 
 def read_manifest(folder: Path) -> Manifest | None:
@@ -70,20 +71,22 @@ def check_output_folder(out_dir: Path, protected: list[Path]) -> Manifest:
         if any(out_dir.iterdir()):
             raise OutputError(f"'{out_dir}' holds files that Studysite did not write; nothing was changed. Choose an empty or new folder with --out")
         return Manifest()
-    foreign = sorted(_files_below(out_dir) - set(manifest.files) - {MARKER})
+    present = _files_below(out_dir)
+    foreign = sorted(present - set(manifest.files) - {MARKER})
     if foreign:
         listed = ", ".join(foreign[:5]) + (" ..." if len(foreign) > 5 else "")
         raise OutputError(
             f"'{out_dir}' holds files that Studysite did not write ({listed}); nothing was changed. Move them away, or into static/ to publish them with the site"
         )
-    return manifest
+    return replace(manifest, present=frozenset(present))
 
 
 def _files_below(folder: Path) -> set[str]:
     found: set[str] = set()
-    for root, _, names in os.walk(folder):  # several times faster than rglob on a large site
-        prefix = Path(root).relative_to(folder).as_posix()
-        found.update(name if prefix == "." else f"{prefix}/{name}" for name in names)
+    top = os.fspath(folder)
+    for root, _, names in os.walk(top):  # several times faster than rglob on a large site
+        prefix = root[len(top) + 1 :].replace(os.sep, "/")
+        found.update(f"{prefix}/{name}" if prefix else name for name in names)
     return found
 
 
@@ -116,12 +119,12 @@ class SiteWriter:
             shutil.rmtree(self.temp_dir)
 
     def _target(self, path: str) -> Path:
-        pure = PurePosixPath(path)
-        if pure.is_absolute() or ".." in pure.parts or not pure.parts or path in (MARKER, TEMP_MARKER):
+        parts = [part for part in path.split("/") if part not in ("", ".")]
+        if path.startswith("/") or ".." in parts or not parts or path in (MARKER, TEMP_MARKER):
             raise OutputError(f"refusing to write '{path}': it is outside the output folder")
         if path in self.written:
             raise OutputError(f"refusing to write '{path}' twice: two pages have the same URL")
-        return self.temp_dir / pure
+        return self.temp_dir / path
 
     def write(self, path: str, data: bytes, key: str = "") -> None:
         """Write a file; key, for a rendered page, names everything its bytes came from."""
@@ -164,7 +167,8 @@ class SiteWriter:
 
     def _link_previous(self, path: str, target: Path) -> bool:
         if self.in_place:  # the file stays where it is
-            return os.path.isfile(self.out_dir / path)
+            present = self.previous.present
+            return path in present if present is not None else os.path.isfile(self.out_dir / path)
         self._make_folder(target.parent)
         try:
             os.link(self.out_dir / path, target)
