@@ -18,7 +18,9 @@ import itertools
 import json
 import os
 import re
+import shutil
 import sqlite3
+import tempfile
 import unicodedata
 import zipfile
 from collections.abc import Callable, Mapping
@@ -75,7 +77,10 @@ class DeckPlan:
     @property
     def key(self) -> str:
         """A digest of the plan, to carry the package over when nothing changed."""
-        return hashlib.sha256(f"{genanki.__version__}{self!r}".encode()).hexdigest()
+        digest = hashlib.sha256(f"{genanki.__version__}{(self.language, self.path, self.site_key, self.models, self.decks)!r}".encode())
+        for note in self.notes:  # note by note: the repr of a whole deck would be a large string
+            digest.update(repr(note).encode())
+        return digest.hexdigest()
 
     def count(self, model: str) -> int:
         return sum(1 for note in self.notes if note.model == model)
@@ -209,16 +214,17 @@ def write_package(plan: DeckPlan) -> bytes:
     for note in plan.notes:
         decks[note.deck].add_note(genanki.Note(models[note.model], list(note.fields), tags=list(note.tags), guid=note.guid))
     timestamp = max((note.modified for note in plan.notes), default=0)
-    connection = sqlite3.connect(":memory:")
-    try:
-        cursor = connection.cursor()
-        genanki.Package(list(decks.values())).write_to_db(cursor, timestamp, itertools.count(1))
-        stamp_notes(cursor, plan)
-        connection.commit()
-        database = connection.serialize()
-    finally:
-        connection.close()
-    return zip_package(database)
+    with tempfile.TemporaryDirectory(prefix="studysite-deck-") as folder:  # on disk: a large deck stays out of memory
+        database = Path(folder) / "collection.anki2"
+        connection = sqlite3.connect(database)
+        try:
+            cursor = connection.cursor()
+            genanki.Package(list(decks.values())).write_to_db(cursor, timestamp, itertools.count(1))
+            stamp_notes(cursor, plan)
+            connection.commit()
+        finally:
+            connection.close()
+        return zip_package(database)
 
 
 def stamp_notes(cursor: sqlite3.Cursor, plan: DeckPlan) -> None:
@@ -232,9 +238,17 @@ def stamp_notes(cursor: sqlite3.Cursor, plan: DeckPlan) -> None:
         cursor.execute("UPDATE cards SET id = ?, nid = ?, mod = ? WHERE nid = ?", (card_id, note_id, note.modified, old_id))
 
 
-def zip_package(database: bytes) -> bytes:
+def zip_package(database: Path) -> bytes:
+    """The package: the collection and an empty media list, dated 1980 (equal decks, equal bytes)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as package:
-        for name, data in (("collection.anki2", database), ("media", json.dumps({}).encode())):
-            package.writestr(zipfile.ZipInfo(name, ZIP_DATE), data, compress_type=zipfile.ZIP_DEFLATED)
+        with database.open("rb") as source, package.open(_entry("collection.anki2"), "w") as target:
+            shutil.copyfileobj(source, target, 1 << 20)
+        package.writestr(_entry("media"), json.dumps({}).encode())
     return buffer.getvalue()
+
+
+def _entry(name: str) -> zipfile.ZipInfo:
+    entry = zipfile.ZipInfo(name, ZIP_DATE)
+    entry.compress_type = zipfile.ZIP_DEFLATED
+    return entry

@@ -103,16 +103,43 @@ class BuildCache:
             self.found = {key: terms for key, terms in self.found.items() if key in self._used}
         if self.path is None:
             return
-        body = {name: getattr(self, name) for name in SAVED}
-        data = {"format": FORMAT, "stamp": self.stamp, "checksum": checksum(body), **body}
         temp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            temp.write_text(json.dumps(data, ensure_ascii=False, sort_keys=True), encoding="utf-8")
+            with temp.open("w", encoding="utf-8") as file:
+                self._write(file)
             os.replace(temp, self.path)
         except OSError:
             with contextlib.suppress(OSError):
                 temp.unlink(missing_ok=True)
+
+    def _write(self, file) -> None:
+        """One JSON object, written piece by piece (a large site's cache would otherwise be
+        held as one string, twice); the checksum comes last, made from the same pieces."""
+        digest = hashlib.sha256()
+        file.write(json.dumps({"format": FORMAT, "stamp": self.stamp})[:-1])
+        for name in SAVED:
+            file.write(f", {json.dumps(name)}: ")
+            for piece in _pieces(name, getattr(self, name), digest):
+                file.write(piece)
+        file.write(f', "checksum": "{digest.hexdigest()}"}}')
+
+
+def _pieces(name: str, value: object, digest):
+    """The JSON text of a saved part, piece by piece, each added to the digest."""
+    digest.update(name.encode())
+    for piece in json.JSONEncoder(ensure_ascii=False, sort_keys=True).iterencode(value):
+        digest.update(piece.encode())
+        yield piece
+
+
+def checksum(body: dict) -> str:
+    """A digest of the cached data, so that a damaged or edited file is not used."""
+    digest = hashlib.sha256()
+    for name in SAVED:
+        for _ in _pieces(name, body[name], digest):
+            pass
+    return digest.hexdigest()
 
 
 def open_cache(content_dir: Path, stamp: str | None = None) -> BuildCache:
@@ -151,11 +178,6 @@ def template_code_folders(content_dir: Path, names: dict[str, str]) -> dict[str,
 
 def _site_name(content_dir: Path) -> str:
     return hashlib.sha256(str(content_dir.resolve()).encode()).hexdigest()[:16]
-
-
-def checksum(body: dict) -> str:
-    """A digest of the cached data, so that a damaged or edited file is not used."""
-    return hashlib.sha256(json.dumps(body, ensure_ascii=False, sort_keys=True).encode()).hexdigest()
 
 
 def _trusted(data: object, stamp: str) -> bool:
