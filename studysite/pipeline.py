@@ -23,7 +23,7 @@ from .graph import Graph, build_graph
 from .i18n import load_layered_translations, shown_path
 from .keys import PageKeys, inputs_key, source_digests
 from .load import load_documents
-from .markup import RenderedText, plain_text, render_content
+from .markup import ContentHtml, convert_texts, plain_text
 from .model import Content
 from .render import Renderer, SiteInfo, make_environment
 from .siteconfig import normalize_base_url
@@ -71,7 +71,7 @@ class Options:
 @dataclass(frozen=True)
 class LoadedSite:
     content: Content
-    rendered: RenderedText
+    content_html: ContentHtml
     graph: Graph
     pages: list[Page]
     report: Report
@@ -133,12 +133,12 @@ def load(options: Options, report: Report, cache: BuildCache | None = None) -> L
     statuses = TranslationStatus(documents, content, options.content_dir, options.layered("templates"), options.layered("locales"), coverage, cache)
     del documents  # the YAML nodes are the largest thing held; the records have all they said
     jobs = options.jobs or available_cpus()
-    rendered = render_content(content, report, cache, jobs)
-    graph = build_graph(content, rendered, jobs, cache)
-    pages = ViewBuilder(content, rendered, graph, statuses).pages()
+    content_html = convert_texts(content, report, cache, jobs)
+    graph = build_graph(content, content_html, jobs, cache)
+    pages = ViewBuilder(content, content_html, graph, statuses).pages()
     check_unique_paths(pages, report)
     report.raise_if_errors()
-    return LoadedSite(content, rendered, graph, pages, report, statuses)
+    return LoadedSite(content, content_html, graph, pages, report, statuses)
 
 
 def check_unique_paths(pages: list[Page], report: Report) -> None:
@@ -209,7 +209,7 @@ def build(options: Options, cache: BuildCache | None = None) -> BuildResult:
         progress.clear()
         for path, data in assets.values():
             writer.write(path, data)
-        anki.write_decks(writer, anki.DeckSource(content, loaded.rendered, anki.file_times(options.content_dir)), loaded.graph, renderer.environments)
+        anki.write_decks(writer, anki.DeckSource(content, loaded.content_html, anki.file_times(options.content_dir)), loaded.graph, renderer.environments)
         for name, sitemap in renderer.render_sitemap(loaded.pages).items():
             writer.write(name, sitemap.encode("utf-8"))
         writer.write("robots.txt", f"User-agent: *\nAllow: /\nSitemap: {site.base_url}sitemap.xml\n".encode())
@@ -225,7 +225,7 @@ def build(options: Options, cache: BuildCache | None = None) -> BuildResult:
 def write_offline_files(writer: SiteWriter, loaded: LoadedSite, renderer: Renderer) -> None:
     """Manifests, page lists and the service worker, made from what was written so far."""
     site = renderer.site
-    descriptions = {lang: plain_text(html) for lang, html in loaded.rendered.site.items()}
+    descriptions = {lang: plain_text(html) for lang, html in loaded.content_html.site.items()}
     titles = {lang: site.titles.get(lang) or site.titles.get(site.languages[0], "Studysite") for lang in site.languages}
     environment = renderer.environments[site.languages[0]]
     for path, data in offline.offline_files(environment, writer.written, titles, descriptions, site.assets, site.languages).items():

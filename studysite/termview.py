@@ -72,7 +72,7 @@ class TermPage:
         return {
             "term": text.term,
             "text_lang": self._foreign(text_lang, language),
-            "definition": self._linked((self.rendered.terms.get((term_id, text_lang), ""),), text_lang, skip=term_id)[0],
+            "definition": self._linked((self.content_html.terms.get((term_id, text_lang), ""),), text_lang, skip=term_id)[0],
             "term_language": term_language,
             "term_language_name": language_name(term_language, language) if foreign_name else "",
             "foreign_name": foreign_name,
@@ -100,7 +100,7 @@ class TermPage:
         term the question uses looks for itself in them."""
         key = (question_id, text_lang)
         if key not in self._plain_questions:
-            html = self.rendered.questions[key]
+            html = self.content_html.questions[key]
             self._plain_questions[key] = (" ".join(plain_text(html.stem).split()), tuple(sentences(plain_text(html.explanation))))
         return self._plain_questions[key]
 

@@ -15,7 +15,7 @@ from markupsafe import Markup
 from . import anki, offline, termview, urls
 from .graph import Graph, LanguageGraph
 from .i18n import autonym, language_name, text_direction
-from .markup import RenderedText, excerpt, plain_text
+from .markup import ContentHtml, excerpt, plain_text
 from .model import Content, answer_letter
 from .status import TranslationStatus
 from .viewtypes import Link, Page, description, index_letter, sort_key
@@ -30,9 +30,9 @@ _SEPARATORS = "\x00" + "".join(map(chr, range(0xE000, 0xF900)))
 class ViewBuilder(termview.TermPage):
     """Builds every page of a site. Holds the build's data; keeps no state between builds."""
 
-    def __init__(self, content: Content, rendered: RenderedText, graph: Graph, statuses: TranslationStatus):
+    def __init__(self, content: Content, content_html: ContentHtml, graph: Graph, statuses: TranslationStatus):
         self.content = content
-        self.rendered = rendered
+        self.content_html = content_html
         self.graph = graph
         self.statuses = statuses
         self.site = content.site
@@ -85,7 +85,7 @@ class ViewBuilder(termview.TermPage):
         language = lg.edition.language
         if kind == "questions":
             text_lang = lg.edition.questions[record_id]
-            label = plain_text(self.rendered.questions[(record_id, text_lang)].stem)
+            label = plain_text(self.content_html.questions[(record_id, text_lang)].stem)
             label = excerpt(label, limit) if limit else label
         elif kind == "glossary":
             text_lang = lg.edition.terms[record_id]
@@ -145,7 +145,7 @@ class ViewBuilder(termview.TermPage):
 
     def site_description(self, language: str) -> str:
         """The site's description, for pages that have no text of their own (or its title)."""
-        html = self.rendered.site.get(language) or self.rendered.site.get(self.site.default_language, "")
+        html = self.content_html.site.get(language) or self.content_html.site.get(self.site.default_language, "")
         return description(html) or self.site_title(language)
 
     def language_chooser(self) -> Page:
@@ -167,14 +167,14 @@ class ViewBuilder(termview.TermPage):
         topics = [
             {
                 "link": self.topic_link(lg, t),
-                "summary": excerpt(plain_text(self.rendered.topics.get((t, lg.edition.topics[t]), "")), 160),
+                "summary": excerpt(plain_text(self.content_html.topics.get((t, lg.edition.topics[t]), "")), 160),
                 "questions": len(lg.questions_by_topic[t]),
                 "question_ids": " ".join(lg.questions_by_topic[t]),
                 "terms": len(lg.terms_by_topic[t]),
             }
             for t in lg.edition.topics
         ]
-        description = Markup(self.rendered.site.get(language, ""))
+        description = Markup(self.content_html.site.get(language, ""))
         context = {"topics": topics, "description": description, "term_count": len(lg.edition.terms)}
         sources = tuple(f"topics/{t}" for t in lg.edition.topics)
         return Page(urls.home(language), "home.html", language, self.site_title(language), _ready(context), self._every_language(urls.home), sources)
@@ -196,7 +196,7 @@ class ViewBuilder(termview.TermPage):
                 *(f"glossary/{t}" for t in lg.terms_by_topic[topic_id]),
                 *(f"comparisons/{c}" for c in lg.comparisons_by_topic[topic_id]),
             ),
-            description=description(self.rendered.topics.get((topic_id, text_lang), "")),
+            description=description(self.content_html.topics.get((topic_id, text_lang), "")),
         )
 
     def _topic_context(self, lg: LanguageGraph, topic_id: str) -> dict:
@@ -204,7 +204,7 @@ class ViewBuilder(termview.TermPage):
         return {
             "topic": topic_id,
             "text_lang": self._foreign(text_lang, language),
-            "description": Markup(self.rendered.topics.get((topic_id, text_lang), "")),
+            "description": Markup(self.content_html.topics.get((topic_id, text_lang), "")),
             "questions": [self.question_link(lg, q) for q in lg.questions_by_topic[topic_id]],
             "question_ids": " ".join(lg.questions_by_topic[topic_id]),
             "terms": sorted((self.term_link(lg, t) for t in lg.terms_by_topic[topic_id]), key=lambda link: sort_key(link.label)),
@@ -214,7 +214,7 @@ class ViewBuilder(termview.TermPage):
 
     def _question_body(self, lg: LanguageGraph, question_id: str, linked: bool) -> dict:
         text_lang = lg.edition.questions[question_id]
-        html = self.rendered.questions[(question_id, text_lang)]
+        html = self.content_html.questions[(question_id, text_lang)]
         question = self.content.questions[question_id]
 
         fragments = (html.stem, html.explanation, *html.choices)
@@ -243,7 +243,7 @@ class ViewBuilder(termview.TermPage):
     def question(self, lg: LanguageGraph, question_id: str) -> Page:
         language = lg.edition.language
         question = self.content.questions[question_id]
-        stem = self.rendered.questions[(question_id, lg.edition.questions[question_id])].stem
+        stem = self.content_html.questions[(question_id, lg.edition.questions[question_id])].stem
         sources = (
             f"questions/{question_id}",
             f"topics/{question.topic}",
@@ -296,7 +296,7 @@ class ViewBuilder(termview.TermPage):
         groups: dict[str, list] = {}
         for term_id, link in self.sorted_term_links(lg):
             text_lang = lg.edition.terms[term_id]
-            summary = excerpt(plain_text(self.rendered.terms.get((term_id, text_lang), "")), 160)
+            summary = excerpt(plain_text(self.content_html.terms.get((term_id, text_lang), "")), 160)
             groups.setdefault(index_letter(link.label), []).append({"link": link, "summary": summary})
         return Page(
             urls.glossary(language),
@@ -327,7 +327,7 @@ class ViewBuilder(termview.TermPage):
             partial(self._term_context, lg, term_id),
             **self._versions("glossary", term_id, "terms"),
             sources=sources,
-            description=description(self.rendered.terms.get((term_id, text_lang), "")),
+            description=description(self.content_html.terms.get((term_id, text_lang), "")),
             keyed_by_sources=True,
         )
 
@@ -343,7 +343,7 @@ class ViewBuilder(termview.TermPage):
             partial(self._comparison_context, lg, comparison_id),
             **self._versions("comparisons", comparison_id, "comparisons"),
             sources=sources,
-            description=description(self.rendered.comparisons[(comparison_id, text_lang)].summary),
+            description=description(self.content_html.comparisons[(comparison_id, text_lang)].summary),
             keyed_by_sources=True,
         )
 
@@ -351,7 +351,7 @@ class ViewBuilder(termview.TermPage):
         language, text_lang = lg.edition.language, lg.edition.comparisons[comparison_id]
         comparison = self.content.comparisons[comparison_id]
         text = comparison.texts[text_lang]
-        html = self.rendered.comparisons[(comparison_id, text_lang)]
+        html = self.content_html.comparisons[(comparison_id, text_lang)]
         rows = [{"label": aspect.label, "cells": [Markup(c) for c in cells]} for aspect, cells in zip(text.aspects, html.rows, strict=True)]
         return {
             "text_lang": self._foreign(text_lang, language),
