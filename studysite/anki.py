@@ -164,7 +164,7 @@ def question_notes(source: DeckSource, lg: LanguageGraph, title: str, cards) -> 
             question, shown = content.questions[question_id], lg.edition.questions[question_id]
             html = source.content_html.questions[(question_id, shown)]
             letters = [answer_letter(i) for i in range(len(html.choices))]
-            link = content.site.base_url + urls.record("questions", language, question_id)
+            link = urls.absolute(content.site.base_url, urls.record("questions", language, question_id))
             fields = (
                 html.stem,
                 str(cards.choices_field(list(zip(letters, html.choices, strict=True)))),

@@ -26,7 +26,6 @@ from .load import load_documents
 from .markup import ContentHtml, convert_texts, plain_text
 from .model import Content
 from .render import Renderer, SiteInfo, make_environment
-from .siteconfig import normalize_base_url
 from .status import TranslationStatus
 from .validate import validate_content
 from .views import ViewBuilder
@@ -123,7 +122,7 @@ def available_cpus() -> int:
 def load(options: Options, report: Report, cache: BuildCache | None = None) -> LoadedSite:
     """Phase one: read, validate and cross-reference the content; plan every page."""
     documents = load_documents(options.content_dir, report, cache.parsed if cache is not None else None)
-    base_url = normalize_base_url(options.base_url) if options.base_url else ""
+    base_url = urls.normalize_base_url(options.base_url) if options.base_url else ""
     po_catalogs = contentpo.read_content_catalogs(options.site_root / "locales", report)
     content = validate_content(documents, report, base_url, frozenset(contentpo.supplied(po_catalogs)))
     report.raise_if_errors()
@@ -212,7 +211,7 @@ def build(options: Options, cache: BuildCache | None = None) -> BuildResult:
         anki.write_decks(writer, anki.DeckSource(content, loaded.content_html, anki.file_times(options.content_dir)), loaded.graph, renderer.environments)
         for name, sitemap in renderer.render_sitemap(loaded.pages).items():
             writer.write(name, sitemap.encode("utf-8"))
-        writer.write("robots.txt", f"User-agent: *\nAllow: /\nSitemap: {site.base_url}sitemap.xml\n".encode())
+        writer.write("robots.txt", f"User-agent: *\nAllow: /\nSitemap: {urls.absolute(site.base_url, urls.SITEMAP)}\n".encode())
         writer.write(".nojekyll", b"")
         write_offline_files(writer, loaded, renderer)
         if options.search:
@@ -238,14 +237,14 @@ def index_search(writer: SiteWriter, out_dir: Path, previous: Manifest, language
     written, old = writer.written, previous.files
     changed = {path.split("/", 1)[0] for path in set(written) | set(old) if search.is_indexed(path) and written.get(path) != old.get(path)}
     for language in languages:
-        prefix = search.index_folder(language) + "/"
+        prefix = urls.search_index_folder(language) + "/"
         index = [path for path in old if path.startswith(prefix)]
         if language not in changed and index and all((out_dir / path).is_file() for path in index):
             for path in index:
                 writer.carry_over(path)
             continue
         if not writer.in_place:  # every page is in the temporary folder
-            search.index_language(writer.temp_dir, language, writer.temp_dir / search.index_folder(language))
+            search.index_language(writer.temp_dir, language, writer.temp_dir / urls.search_index_folder(language))
             continue
         pages = {
             p: writer.temp_dir / p if (writer.temp_dir / p).is_file() else out_dir / p for p in written if p.startswith(language + "/") and search.is_indexed(p)
@@ -253,7 +252,7 @@ def index_search(writer: SiteWriter, out_dir: Path, previous: Manifest, language
         folder = writer.temp_dir / ".search-pages"  # inside the temporary folder, so an interrupted build leaves nothing
         try:
             search.gather_pages(pages, folder)
-            search.index_language(folder, language, writer.temp_dir / search.index_folder(language))
+            search.index_language(folder, language, writer.temp_dir / urls.search_index_folder(language))
         finally:
             shutil.rmtree(folder, ignore_errors=True)
     writer.record_extra_files()

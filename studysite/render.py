@@ -19,7 +19,7 @@ from jinja2 import nodes
 from jinja2.ext import InternationalizationExtension
 from markupsafe import Markup
 
-from . import offline, search, urls
+from . import offline, urls
 from .i18n import autonym, language_name, parse_locale, text_direction
 from .viewtypes import Page
 
@@ -166,7 +166,7 @@ class Renderer:
             "home": urls.home(page.language),
             "glossary_path": urls.glossary(page.language),
             "search_path": urls.search(page.language),
-            "search_index": search.index_folder(page.language) + "/pagefind.js",
+            "search_index": urls.search_index(page.language),
             "status_path": urls.status(page.language),
             "review_path": urls.review(page.language),
             "downloads_path": urls.downloads(page.language),
@@ -187,18 +187,18 @@ class Renderer:
         environment = self.environments[self.site.languages[0]]
         entries = [
             {
-                "loc": self.site.base_url + page.path,
-                "alternates": [(code, self.site.base_url + path) for code, path in hreflang_alternates(page, self.site.languages)],
+                "loc": urls.absolute(self.site.base_url, page.path),
+                "alternates": [(code, urls.absolute(self.site.base_url, path)) for code, path in hreflang_alternates(page, self.site.languages)],
             }
             for page in pages
             if in_sitemap(page)
         ]
         parts = split_sitemap(environment.get_template("sitemap.xml"), entries, max_urls, max_bytes)
         if len(parts) == 1:
-            return {"sitemap.xml": parts[0]}
+            return {urls.SITEMAP: parts[0]}
         files = {f"sitemap-{number}.xml": part for number, part in enumerate(parts, 1)}
-        index = environment.get_template("sitemap-index.xml").render(sitemaps=[self.site.base_url + name for name in files])
-        return {**files, "sitemap.xml": index}
+        index = environment.get_template("sitemap-index.xml").render(sitemaps=[urls.absolute(self.site.base_url, name) for name in files])
+        return {**files, urls.SITEMAP: index}
 
 
 def split_sitemap(template: jinja2.Template, entries: list[dict], max_urls: int, max_bytes: int) -> list[str]:
