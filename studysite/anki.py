@@ -33,6 +33,7 @@ from .graph import Graph, LanguageGraph
 from .i18n import language_name
 from .markup import ContentHtml
 from .model import Content, answer_letter
+from .viewtypes import DeckSummary
 from .write import SiteWriter
 
 CARD_TEMPLATES = "anki/cards.html"
@@ -87,11 +88,11 @@ def deck_path(title: str, language: str) -> str:
     return f"{urls.downloads(language)}{slug}-{language}.apkg"
 
 
-def deck_summary(lg: LanguageGraph, default_title: str) -> dict:
+def deck_summary(lg: LanguageGraph, default_title: str) -> DeckSummary:
     """What the downloads page says of a language's deck: where it is and what it holds."""
     topics = sum(1 for topic_id in lg.edition.topics if lg.questions_by_topic[topic_id])
     path = deck_path(default_title, lg.edition.language)
-    return {"path": path, "questions": len(lg.edition.questions), "terms": len(lg.edition.terms), "topics": topics}
+    return DeckSummary(path, questions=len(lg.edition.questions), terms=len(lg.edition.terms), topics=topics)
 
 
 def stable_id(*parts: str, low: int = 1 << 30, span: int = 1 << 30) -> int:

@@ -29,7 +29,7 @@ from .render import Renderer, SiteInfo, make_environment
 from .status import TranslationStatus
 from .validate import validate_content
 from .views import ViewBuilder
-from .viewtypes import Page
+from .viewtypes import Page, View
 from .write import MARKER, Manifest, SiteWriter, check_output_folder, read_manifest
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
@@ -377,7 +377,7 @@ def load_site_translations(options: Options, language: str, report: Report):
     return load_layered_translations(folders, language, report)
 
 
-def render_page(renderer: Renderer, page: Page, context: dict) -> str:
+def render_page(renderer: Renderer, page: Page, context: View) -> str:
     try:
         return renderer.render(page, context)
     except jinja2.TemplateSyntaxError as error:

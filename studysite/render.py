@@ -21,7 +21,7 @@ from markupsafe import Markup
 
 from . import offline, urls
 from .i18n import autonym, language_name, parse_locale, text_direction
-from .viewtypes import Page
+from .viewtypes import Page, View
 
 # The sitemap protocol's limits for one file; a larger site gets sitemap.xml as an index.
 SITEMAP_MAX_URLS = 50_000
@@ -125,11 +125,12 @@ class Renderer:
         self.site = site
         self._study_strings: dict[str, Markup] = {}
 
-    def render(self, page: Page, context: Mapping) -> str:
-        """A page's HTML from its view model (page.context(), made once by the caller)."""
+    def render(self, page: Page, view: View) -> str:
+        """A page's HTML from its view model (page.context(), made once by the caller): the
+        template sees the site's and the page's variables and the view's fields."""
         environment = self.environments[page.language]
         template = environment.get_template(page.template)
-        return template.render(**self.page_context(page), **context)
+        return template.render(**self.page_context(page), **view.variables())
 
     def render_in(self, page: Page, language: str, name: str, values: Mapping) -> Markup:
         """A part of a page rendered in another language (the 404 page speaks them all)."""
