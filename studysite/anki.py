@@ -33,8 +33,9 @@ import jinja2
 from . import urls
 from .graph import Graph, LanguageGraph
 from .i18n import language_name
-from .markup import RenderedText
+from .markup import ContentHtml
 from .model import Content, answer_letter
+from .viewtypes import DeckSummary
 from .write import SiteWriter
 
 CARD_TEMPLATES = "anki/cards.html"
@@ -93,11 +94,11 @@ def deck_path(title: str, language: str) -> str:
     return f"{urls.downloads(language)}{slug}-{language}{DECK_SUFFIX}"
 
 
-def deck_summary(lg: LanguageGraph, default_title: str) -> dict:
+def deck_summary(lg: LanguageGraph, default_title: str) -> DeckSummary:
     """What the downloads page says of a language's deck: where it is and what it holds."""
     topics = sum(1 for topic_id in lg.edition.topics if lg.questions_by_topic[topic_id])
     path = deck_path(default_title, lg.edition.language)
-    return {"path": path, "questions": len(lg.edition.questions), "terms": len(lg.edition.terms), "topics": topics}
+    return DeckSummary(path, questions=len(lg.edition.questions), terms=len(lg.edition.terms), topics=topics)
 
 
 def stable_id(*parts: str, low: int = 1 << 30, span: int = 1 << 30) -> int:
@@ -110,7 +111,7 @@ class DeckSource:
     """What every language's deck is made from."""
 
     content: Content
-    rendered: RenderedText
+    content_html: ContentHtml
     modified: Callable[[str], int]  # content file path -> modification time in seconds
 
     def site_title(self, language: str) -> str:
@@ -168,9 +169,9 @@ def question_notes(source: DeckSource, lg: LanguageGraph, title: str, cards) -> 
         topic_title = content.topics[topic_id].texts[text_lang].title
         for question_id in lg.questions_by_topic[topic_id]:
             question, shown = content.questions[question_id], lg.edition.questions[question_id]
-            html = source.rendered.questions[(question_id, shown)]
+            html = source.content_html.questions[(question_id, shown)]
             letters = [answer_letter(i) for i in range(len(html.choices))]
-            link = content.site.base_url + urls.record("questions", language, question_id)
+            link = urls.absolute(content.site.base_url, urls.record("questions", language, question_id))
             fields = (
                 html.stem,
                 str(cards.choices_field(list(zip(letters, html.choices, strict=True)))),
@@ -191,7 +192,7 @@ def term_notes(source: DeckSource, lg: LanguageGraph, deck: str) -> list[DeckNot
     for term_id, shown in sorted(lg.edition.terms.items(), key=lambda item: content.terms[item[0]].texts[item[1]].term.casefold()):
         term = content.terms[term_id]
         other = term.texts[term_language].term if term_language in term.texts and term_language != language else ""
-        fields = (term.texts[shown].term, other, source.rendered.terms.get((term_id, shown), ""))
+        fields = (term.texts[shown].term, other, source.content_html.terms.get((term_id, shown), ""))
         tags = (UNTRANSLATED_TAG,) if shown != language else ()
         guid = genanki.guid_for(content.site.base_url, language, "term", term_id)
         notes.append(DeckNote("term", deck, guid, fields, tags, source.modified(term.location.path)))

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import re
 import signal
 import sys
 from pathlib import Path
 
-from . import catalogs, pipeline
+from . import catalogs, pipeline, urls
 from .cache import open_cache
 from .diagnostics import ContentError, Report, built_summary, plural, print_failure, print_report
 from .search import SearchIndexError
@@ -57,7 +56,7 @@ def _content_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _base_url(value: str) -> str:
-    if not re.match(r"https?://[^/\s]+(/\S*)?$", value):
+    if not urls.is_base_url(value):
         raise argparse.ArgumentTypeError(f"'{value}' is not an absolute http(s) URL such as https://user.github.io/repo/")
     return value
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from .cache import BuildCache, text_key
 from .forks import map_in_forks
 from .linking import TermMatcher
-from .markup import RenderedText
+from .markup import ContentHtml
 from .model import Content, Record
 
 MORE_QUESTIONS = 5
@@ -97,9 +97,9 @@ def build_matchers(content: Content) -> dict[str, TermMatcher]:
     return matchers
 
 
-def build_graph(content: Content, rendered: RenderedText, jobs: int = 1, cache: BuildCache | None = None) -> Graph:
+def build_graph(content: Content, content_html: ContentHtml, jobs: int = 1, cache: BuildCache | None = None) -> Graph:
     matchers = build_matchers(content)
-    found = find_terms(matchers, rendered, jobs, cache)
+    found = find_terms(matchers, content_html, jobs, cache)
 
     def found_terms(question_id: str, lang: str) -> set[str]:
         return found.get((question_id, lang), set())
@@ -111,16 +111,16 @@ def build_graph(content: Content, rendered: RenderedText, jobs: int = 1, cache: 
     return Graph(languages, matchers)
 
 
-def find_terms(matchers: Mapping[str, TermMatcher], rendered: RenderedText, jobs: int, cache: BuildCache | None) -> dict[tuple[str, str], set[str]]:
+def find_terms(matchers: Mapping[str, TermMatcher], content_html: ContentHtml, jobs: int, cache: BuildCache | None) -> dict[tuple[str, str], set[str]]:
     """The terms each question's text names, by (question id, language of the text): from
     the cache when neither the text nor the names changed, else found by jobs processes."""
     names = {lang: hashlib.sha256(repr(sorted(matcher.names.items())).encode()).hexdigest() for lang, matcher in matchers.items()}
-    keys = {key: text_key(names[key[1]], rendered.question_html(*key)) for key in rendered.questions if key[1] in matchers}
+    keys = {key: text_key(names[key[1]], content_html.question_html(*key)) for key in content_html.questions if key[1] in matchers}
     found = {key: cache.found_terms(digest) if cache is not None else None for key, digest in keys.items()}
     missing = [key for key, terms in found.items() if terms is None]
 
     def find(key: tuple[str, str]) -> set[str]:
-        return matchers[key[1]].find(rendered.question_html(*key))
+        return matchers[key[1]].find(content_html.question_html(*key))
 
     for key, terms in zip(missing, map_in_forks(find, missing, jobs), strict=True):
         found[key] = terms

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from .graph import Graph
 from .model import Content
-from .viewtypes import Page
+from .viewtypes import Page, View
 
 
 def inputs_key(code_root: Path, resource_folders: list[Path], site: object) -> str:
@@ -55,7 +55,7 @@ class PageKeys:
     inputs: str
     sources: Mapping[str, str]
 
-    def of(self, page: Page, context: Mapping | None) -> str:
+    def of(self, page: Page, context: View | None) -> str:
         """The page's key: from its sources when it is keyed by them, else from context."""
         versions = (sorted(page.alternates.items()), sorted(page.fallbacks), page.x_default)
         described = (page.path, page.template, page.language, page.title, page.description, versions, page.in_sitemap)

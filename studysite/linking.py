@@ -1,4 +1,4 @@
-"""Linking: find glossary term names in rendered text and link them to their term pages.
+"""Linking: find glossary term names in content HTML and link them to their term pages.
 
 Matching ignores case, takes whole words in alphabetic scripts ("Rappelons" is not
 "Rappel"; "l'attention" holds "attention") and substrings in Chinese and Japanese, where

@@ -1,6 +1,6 @@
 """Markup: content Markdown to safe HTML.
 
-Content is untrusted: Markdown is rendered, then sanitised with nh3's allow-list, so raw
+Content is untrusted: Markdown is converted, then sanitised with nh3's allow-list, so raw
 HTML, scripts, event handlers and javascript:/data: URLs never reach a page. Plain text,
 the common case, skips the Markdown parser altogether. TeX between dollars becomes MathML
 (texmath.py), set aside while Markdown and the sanitiser run and put back afterwards.
@@ -39,7 +39,7 @@ ATTRIBUTES = {
 URL_SCHEMES = {"http", "https", "mailto"}
 EXTENSIONS = ["fenced_code", "tables"]
 
-# Text without these characters, and without lines Markdown reads as block syntax, renders
+# Text without these characters, and without lines Markdown reads as block syntax, converts
 # to exactly its escaped self; such text skips the Markdown parser.
 _MARKDOWN_CHARS = re.compile(r"[\\`*_\[\]!<>&#|~=]|  \n|^[ \t]|^[-+]|^\d+[.)]", re.MULTILINE)
 _BLOCK_START = re.compile(r"^(\s*\d+|\s*)([.)]|#|>|[-+*](?=\s))")
@@ -80,8 +80,8 @@ _IMAGE = re.compile(r'<img((?:\s+[\w:-]+(?:="[^"]*")?)*)\s*/?>')
 _HREF = re.compile(r'\shref="[^"]')
 
 
-class MarkdownRenderer:
-    """Renders content text; one instance per build (Python-Markdown parsers are stateful).
+class MarkdownConverter:
+    """Converts content text to sanitised HTML; one instance per build (Python-Markdown parsers are stateful).
 
     Problems in the text (TeX that cannot be converted, an image without alt text) go to
     the report, located in the file named by `source`; without a report they raise. The
@@ -91,7 +91,7 @@ class MarkdownRenderer:
     def __init__(self, report: Report | None = None, cache: BuildCache | None = None, wanted: list[tuple[str, str]] | None = None) -> None:
         self._parsers: dict[frozenset[str], markdown.Markdown] = {}
         self.report = report
-        self.source = ""  # path of the content file whose text is being rendered
+        self.source = ""  # path of the content file whose text is being converted
         self._math: list[str] = []
         self._cache = cache
         self._wanted = wanted  # when a list: convert nothing, list the (kind, text) to convert
@@ -127,8 +127,8 @@ class MarkdownRenderer:
         return self._finish(self._cached("block", text, self._block))
 
     def _block(self, text: str) -> str:
-        rendered = self._convert(text)
-        return sanitize(rendered, BLOCK_TAGS | INLINE_TAGS)
+        converted = self._convert(text)
+        return sanitize(converted, BLOCK_TAGS | INLINE_TAGS)
 
     def inline(self, text: str) -> str:
         """Inline Markdown (emphasis, code, links) to sanitised HTML with no block elements."""
@@ -139,10 +139,10 @@ class MarkdownRenderer:
 
     def _inline(self, text: str) -> str:
         text = _BLOCK_START.sub(r"\1\\\2", text, count=1)
-        rendered = self._convert(text)
-        if rendered.startswith("<p>") and rendered.endswith("</p>"):
-            rendered = rendered[3:-4]
-        return sanitize(rendered, INLINE_TAGS)
+        converted = self._convert(text)
+        if converted.startswith("<p>") and converted.endswith("</p>"):
+            converted = converted[3:-4]
+        return sanitize(converted, INLINE_TAGS)
 
     def _set_math_aside(self, text: str) -> str:
         self._math = []
@@ -258,7 +258,7 @@ class ComparisonHtml:
 
 
 @dataclass(frozen=True)
-class RenderedText:
+class ContentHtml:
     """Every content text as HTML, keyed by (record id, language of the text)."""
 
     questions: Mapping[tuple[str, str], QuestionHtml]
@@ -273,26 +273,26 @@ class RenderedText:
         return "\n".join((q.stem, *q.choices, q.explanation))
 
 
-def render_content(content: Content, report: Report | None = None, cache: BuildCache | None = None, jobs: int = 1) -> RenderedText:
-    """Render the text of every record in every site language it is written in; problems
-    in the text go to the report (without one, TeX that cannot be converted raises).
+def convert_texts(content: Content, report: Report | None = None, cache: BuildCache | None = None, jobs: int = 1) -> ContentHtml:
+    """The text of every record, in every site language it is written in, as sanitised HTML;
+    problems in the text go to the report (without one, TeX that cannot be converted raises).
     With a cache and jobs > 1, the texts it lacks are first converted by that many processes."""
     if cache is not None and jobs > 1:
         convert_ahead(content, cache, jobs)
-    return _render_texts(MarkdownRenderer(report, cache), content)
+    return _convert_texts(MarkdownConverter(report, cache), content)
 
 
 def convert_ahead(content: Content, cache: BuildCache, jobs: int) -> None:
     """Put into the cache, converted by jobs processes, every text the cache lacks."""
     wanted: list[tuple[str, str]] = []
-    _render_texts(MarkdownRenderer(Report(), wanted=wanted), content)  # lists them; its problems are found again later
+    _convert_texts(MarkdownConverter(Report(), wanted=wanted), content)  # lists them; its problems are found again later
     missing = [item for item in dict.fromkeys(wanted) if not cache.has(*item)]
-    converter = MarkdownRenderer()
+    converter = MarkdownConverter()
     for (kind, text), converted in zip(missing, map_in_forks(lambda item: converter.convert(*item), missing, jobs), strict=True):
         cache.put(kind, text, converted)
 
 
-def _render_texts(markup: MarkdownRenderer, content: Content) -> RenderedText:
+def _convert_texts(markup: MarkdownConverter, content: Content) -> ContentHtml:
     languages = set(content.site.languages)
 
     def each(records):
@@ -300,7 +300,7 @@ def _render_texts(markup: MarkdownRenderer, content: Content) -> RenderedText:
             markup.source = record.location.path
             yield from ((record, lang, text) for lang, text in record.texts.items() if lang in languages)
 
-    return RenderedText(
+    return ContentHtml(
         questions={
             (q.id, lang): QuestionHtml(markup.inline(t.question), tuple(map(markup.inline, t.choices)), markup.block(t.explanation))
             for q, lang, t in each(content.questions)
@@ -315,6 +315,6 @@ def _render_texts(markup: MarkdownRenderer, content: Content) -> RenderedText:
     )
 
 
-def _site_descriptions(markup: MarkdownRenderer, content: Content) -> dict[str, str]:
+def _site_descriptions(markup: MarkdownConverter, content: Content) -> dict[str, str]:
     markup.source = "site.yaml"
     return {lang: markup.inline(t.description) for lang, t in content.site.texts.items() if t.description}

@@ -20,11 +20,10 @@ from .graph import Graph, build_graph
 from .i18n import load_layered_translations
 from .keys import PageKeys, inputs_key, source_digests
 from .load import load_documents
-from .markup import RenderedText, plain_text, render_content
+from .markup import ContentHtml, convert_texts, plain_text
 from .model import Content
 from .render import Renderer, SiteInfo, make_environment
 from .rendering import render_pages
-from .siteconfig import normalize_base_url
 from .status import TranslationStatus
 from .validate import validate_content
 from .views import ViewBuilder
@@ -70,7 +69,7 @@ class Options:
 @dataclass(frozen=True)
 class LoadedSite:
     content: Content
-    rendered: RenderedText
+    content_html: ContentHtml
     graph: Graph
     pages: list[Page]
     report: Report
@@ -122,7 +121,7 @@ def available_cpus() -> int:
 def load(options: Options, report: Report, cache: BuildCache | None = None) -> LoadedSite:
     """Phase one: read, validate and cross-reference the content; plan every page."""
     documents = load_documents(options.content_dir, report, cache.parsed if cache is not None else None)
-    base_url = normalize_base_url(options.base_url) if options.base_url else ""
+    base_url = urls.normalize_base_url(options.base_url) if options.base_url else ""
     po_catalogs = contentpo.read_content_catalogs(options.site_root / "locales", report)
     content = validate_content(documents, report, base_url, frozenset(contentpo.supplied(po_catalogs)), cache.validated if cache is not None else None)
     report.raise_if_errors()
@@ -132,12 +131,12 @@ def load(options: Options, report: Report, cache: BuildCache | None = None) -> L
     statuses = TranslationStatus(documents, content, options.content_dir, options.layered("templates"), options.layered("locales"), coverage, cache)
     del documents  # the YAML nodes are the largest thing held; the records have all they said
     jobs = options.jobs or available_cpus()
-    rendered = render_content(content, report, cache, jobs)
-    graph = build_graph(content, rendered, jobs, cache)
-    pages = ViewBuilder(content, rendered, graph, statuses).pages()
+    content_html = convert_texts(content, report, cache, jobs)
+    graph = build_graph(content, content_html, jobs, cache)
+    pages = ViewBuilder(content, content_html, graph, statuses).pages()
     check_unique_paths(pages, report)
     report.raise_if_errors()
-    return LoadedSite(content, rendered, graph, pages, report, statuses)
+    return LoadedSite(content, content_html, graph, pages, report, statuses)
 
 
 def check_unique_paths(pages: list[Page], report: Report) -> None:
@@ -211,10 +210,10 @@ def build(options: Options, cache: BuildCache | None = None) -> BuildResult:
         if options.preview:
             keep_made_after_the_pages(writer, previous)
         else:
-            anki.write_decks(writer, anki.DeckSource(content, loaded.rendered, anki.file_times(options.content_dir)), loaded.graph, renderer.environments)
+            anki.write_decks(writer, anki.DeckSource(content, loaded.content_html, anki.file_times(options.content_dir)), loaded.graph, renderer.environments)
             for name, sitemap in renderer.render_sitemap(loaded.pages).items():
                 writer.write(name, sitemap.encode("utf-8"))
-        writer.write("robots.txt", f"User-agent: *\nAllow: /\nSitemap: {site.base_url}sitemap.xml\n".encode())
+        writer.write("robots.txt", f"User-agent: *\nAllow: /\nSitemap: {urls.absolute(site.base_url, urls.SITEMAP)}\n".encode())
         writer.write(".nojekyll", b"")
         write_offline_files(writer, loaded, renderer)
         if options.search and not options.preview:
@@ -227,7 +226,7 @@ def build(options: Options, cache: BuildCache | None = None) -> BuildResult:
 def write_offline_files(writer: SiteWriter, loaded: LoadedSite, renderer: Renderer) -> None:
     """Manifests, page lists and the service worker, made from what was written so far."""
     site = renderer.site
-    descriptions = {lang: plain_text(html) for lang, html in loaded.rendered.site.items()}
+    descriptions = {lang: plain_text(html) for lang, html in loaded.content_html.site.items()}
     titles = {lang: site.titles.get(lang) or site.titles.get(site.languages[0], "Studysite") for lang in site.languages}
     environment = renderer.environments[site.languages[0]]
     for path, data in offline.offline_files(environment, writer.written, titles, descriptions, site.assets, site.languages).items():
@@ -241,7 +240,7 @@ INDEX_BEHIND = "behind"  # the manifest's key of a search index file kept by a p
 def made_after_the_pages(path: str) -> bool:
     """Whether a site file is one a preview keeps as it was: a deck, a search index file or
     a sitemap (each takes long to make and is not part of any page)."""
-    return path.endswith(anki.DECK_SUFFIX) or path.startswith(search.INDEX_FOLDER + "/") or bool(SITEMAP_FILE.fullmatch(path))
+    return path.endswith(anki.DECK_SUFFIX) or path.startswith(urls.SEARCH_INDEX_FOLDER + "/") or bool(SITEMAP_FILE.fullmatch(path))
 
 
 def keep_made_after_the_pages(writer: SiteWriter, previous: Manifest) -> None:
@@ -249,7 +248,7 @@ def keep_made_after_the_pages(writer: SiteWriter, previous: Manifest) -> None:
     preview); an index whose pages changed is marked behind, so the next build remakes it."""
     behind = languages_to_index(writer, previous)
     for path in previous.files:
-        if path.startswith(search.INDEX_FOLDER + "/"):
+        if path.startswith(urls.SEARCH_INDEX_FOLDER + "/"):
             writer.carry_over(path, INDEX_BEHIND if path.split("/")[1] in behind else "")
         elif made_after_the_pages(path):
             writer.carry_over(path)
@@ -260,7 +259,7 @@ def languages_to_index(writer: SiteWriter, previous: Manifest) -> set[str]:
     preview kept though they had."""
     written, old = writer.written, previous.files
     changed = {path.split("/", 1)[0] for path in set(written) | set(old) if search.is_indexed(path) and written.get(path) != old.get(path)}
-    behind = {path.split("/")[1] for path, key in previous.inputs.items() if key == INDEX_BEHIND and path.startswith(search.INDEX_FOLDER + "/")}
+    behind = {path.split("/")[1] for path, key in previous.inputs.items() if key == INDEX_BEHIND and path.startswith(urls.SEARCH_INDEX_FOLDER + "/")}
     return changed | behind
 
 
@@ -269,14 +268,14 @@ def index_search(writer: SiteWriter, out_dir: Path, previous: Manifest, language
     pages changed and it is all there, else a new one made by Pagefind."""
     written, old, changed = writer.written, previous.files, languages_to_index(writer, previous)
     for language in languages:
-        prefix = search.index_folder(language) + "/"
+        prefix = urls.search_index_folder(language) + "/"
         index = [path for path in old if path.startswith(prefix)]
         if language not in changed and index and all((out_dir / path).is_file() for path in index):
             for path in index:
                 writer.carry_over(path)
             continue
         if not writer.in_place:  # every page is in the temporary folder
-            search.index_language(writer.temp_dir, language, writer.temp_dir / search.index_folder(language))
+            search.index_language(writer.temp_dir, language, writer.temp_dir / urls.search_index_folder(language))
             continue
         pages = {
             p: writer.temp_dir / p if (writer.temp_dir / p).is_file() else out_dir / p for p in written if p.startswith(language + "/") and search.is_indexed(p)
@@ -284,7 +283,7 @@ def index_search(writer: SiteWriter, out_dir: Path, previous: Manifest, language
         folder = writer.temp_dir / ".search-pages"  # inside the temporary folder, so an interrupted build leaves nothing
         try:
             search.gather_pages(pages, folder)
-            search.index_language(folder, language, writer.temp_dir / search.index_folder(language))
+            search.index_language(folder, language, writer.temp_dir / urls.search_index_folder(language))
         finally:
             shutil.rmtree(folder, ignore_errors=True)
     writer.record_extra_files()

@@ -19,9 +19,9 @@ from jinja2 import nodes
 from jinja2.ext import InternationalizationExtension
 from markupsafe import Markup
 
-from . import offline, search, urls
+from . import offline, urls
 from .i18n import autonym, language_name, parse_locale, text_direction
-from .viewtypes import Page
+from .viewtypes import Page, View
 
 # The sitemap protocol's limits for one file; a larger site gets sitemap.xml as an index.
 SITEMAP_MAX_URLS = 50_000
@@ -125,11 +125,12 @@ class Renderer:
         self.site = site
         self._study_strings: dict[str, Markup] = {}
 
-    def render(self, page: Page, context: Mapping) -> str:
-        """A page's HTML from its view model (page.context(), made once by the caller)."""
+    def render(self, page: Page, view: View) -> str:
+        """A page's HTML from its view model (page.context(), made once by the caller): the
+        template sees the site's and the page's variables and the view's fields."""
         environment = self.environments[page.language]
         template = environment.get_template(page.template)
-        return template.render(**self.page_context(page), **context)
+        return template.render(**self.page_context(page), **view.variables())
 
     def render_in(self, page: Page, language: str, name: str, values: Mapping) -> Markup:
         """A part of a page rendered in another language (the 404 page speaks them all)."""
@@ -166,7 +167,7 @@ class Renderer:
             "home": urls.home(page.language),
             "glossary_path": urls.glossary(page.language),
             "search_path": urls.search(page.language),
-            "search_index": search.index_folder(page.language) + "/pagefind.js",
+            "search_index": urls.search_index(page.language),
             "status_path": urls.status(page.language),
             "review_path": urls.review(page.language),
             "downloads_path": urls.downloads(page.language),
@@ -187,18 +188,18 @@ class Renderer:
         environment = self.environments[self.site.languages[0]]
         entries = [
             {
-                "loc": self.site.base_url + page.path,
-                "alternates": [(code, self.site.base_url + path) for code, path in hreflang_alternates(page, self.site.languages)],
+                "loc": urls.absolute(self.site.base_url, page.path),
+                "alternates": [(code, urls.absolute(self.site.base_url, path)) for code, path in hreflang_alternates(page, self.site.languages)],
             }
             for page in pages
             if in_sitemap(page)
         ]
         parts = split_sitemap(environment.get_template("sitemap.xml"), entries, max_urls, max_bytes)
         if len(parts) == 1:
-            return {"sitemap.xml": parts[0]}
+            return {urls.SITEMAP: parts[0]}
         files = {f"sitemap-{number}.xml": part for number, part in enumerate(parts, 1)}
-        index = environment.get_template("sitemap-index.xml").render(sitemaps=[self.site.base_url + name for name in files])
-        return {**files, "sitemap.xml": index}
+        index = environment.get_template("sitemap-index.xml").render(sitemaps=[urls.absolute(self.site.base_url, name) for name in files])
+        return {**files, urls.SITEMAP: index}
 
 
 def split_sitemap(template: jinja2.Template, entries: list[dict], max_urls: int, max_bytes: int) -> list[str]:

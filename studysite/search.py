@@ -21,19 +21,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-INDEX_FOLDER = "pagefind"
+from . import urls
+
 ENTRY_FILE = "pagefind-entry.json"
-INDEXED_FOLDERS = ("questions", "glossary", "topics", "comparisons")
+INDEXED_FOLDERS = tuple(urls.KIND_FOLDERS[kind] for kind in ("questions", "glossary", "topics", "comparisons"))
 _INDEXED_PAGE = re.compile(rf"[^/]+/(?:{'|'.join(INDEXED_FOLDERS)})/[^/]+/index\.html")
 
 
 class SearchIndexError(Exception):
     pass
-
-
-def index_folder(language: str) -> str:
-    """Where a language's search bundle lives, relative to the site root."""
-    return f"{INDEX_FOLDER}/{language}"
 
 
 def is_indexed(path: str) -> bool:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import re
-
 import yaml
 
+from . import urls
 from .diagnostics import Report, did_you_mean
 from .i18n import is_valid_language
 from .load import Document
@@ -61,20 +60,16 @@ def read_site_config(document: Document, report: Report, base_url_override: str)
     base_url = base_url_override or values.get("base_url") or "/"
     return SiteConfig(
         languages=tuple(languages),
-        base_url=normalize_base_url(base_url),
+        base_url=urls.normalize_base_url(base_url),
         fallback=values.get("fallback") or "notice",
         term_language=values.get("term_language") or "",
         texts=texts,
     )
 
 
-def normalize_base_url(url: str) -> str:
-    return url if url.endswith("/") else url + "/"
-
-
 def _base_url(reader: NodeReader, node: yaml.Node) -> str | None:
     url = reader.text(node, "base_url")
-    if url and not re.match(r"https?://[^/\s]+(/\S*)?$", url):
+    if url and not urls.is_base_url(url):
         reader.error(node, "value.url", f"base_url must be an absolute http(s) URL, not '{url}'", "for example https://user.github.io/repo/")
         return None
     return url

@@ -1,7 +1,7 @@
 """The term page, as the seed shows it: which questions come first, which is the key
 question, the sentence each is quoted by, how its stem is cut, what to browse on.
 
-TermPage is the part of views.ViewBuilder that makes the term page's view model."""
+TermPage is the part of views.ViewBuilder that makes the term page's view model (TermView)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from markupsafe import Markup
 from .graph import LanguageGraph
 from .i18n import language_name
 from .markup import excerpt, plain_text
-from .viewtypes import Text
+from .viewtypes import Choice, QuestionBody, TermUsage, TermView, Text
 
 STEM_CUT = 60  # characters of a question's stem shown under its excerpt, "…" included
 SENTENCE_EXCERPT = 400  # a quoted sentence longer than this is cut
@@ -55,9 +55,9 @@ def cut_stem(stem: str, limit: int = STEM_CUT) -> str:
 
 
 class TermPage:
-    """The term page's context; mixed into views.ViewBuilder, whose helpers it uses."""
+    """The term page's view model; mixed into views.ViewBuilder, whose helpers it uses."""
 
-    def _term_context(self, lg: LanguageGraph, term_id: str) -> dict:
+    def _term_view(self, lg: LanguageGraph, term_id: str) -> TermView:
         """The seed's parts in order: definition, name in term_language, where it appears (topics
         linked), the key question behind a reveal, each question quoted, related terms, others."""
         language, text_lang = lg.edition.language, lg.edition.terms[term_id]
@@ -68,23 +68,23 @@ class TermPage:
         question_ids = self._term_questions(lg, term_id)
         used_topics = {self.content.questions[q].topic for q in question_ids}
         topic_ids = [t for t in lg.edition.topics if t in used_topics]
-        related = [self.term_link(lg, r) for r in lg.related_terms[term_id]]
+        related = tuple(self.term_link(lg, r) for r in lg.related_terms[term_id])
         shown = {term_id, *lg.related_terms[term_id]}
-        others = list(itertools.islice((link for t, link in self.sorted_term_links(lg) if t not in shown), BROWSE_LIMIT))
-        return {
-            "term": text.term,
-            "text_lang": self._foreign(text_lang, language),
-            "definition": self._linked((self.rendered.terms.get((term_id, text_lang), ""),), text_lang, skip=term_id)[0],
-            "term_language": term_language,
-            "term_language_name": language_name(term_language, language) if foreign_name else "",
-            "foreign_name": foreign_name,
-            "topics": [self.topic_link(lg, t) for t in topic_ids],
-            "key_question": self._key_question(lg, question_ids[0], term_id) if question_ids else None,
-            "key_link": self.question_link(lg, question_ids[0]) if question_ids else None,
-            "questions": [{"link": self._cut_link(lg, q), "excerpt": self._sentence_with(lg, q, [text.term, *text.aliases])} for q in question_ids],
-            "related": related,
-            "others": others,
-        }
+        others = tuple(itertools.islice((link for t, link in self.sorted_term_links(lg) if t not in shown), BROWSE_LIMIT))
+        return TermView(
+            term=text.term,
+            text_lang=self._foreign(text_lang, language),
+            definition=self._linked((self.content_html.terms.get((term_id, text_lang), ""),), text_lang, skip=term_id)[0],
+            term_language=term_language,
+            term_language_name=language_name(term_language, language) if foreign_name else "",
+            foreign_name=foreign_name,
+            topics=tuple(self.topic_link(lg, t) for t in topic_ids),
+            key_question=self._key_question(lg, question_ids[0], term_id) if question_ids else None,
+            key_link=self.question_link(lg, question_ids[0]) if question_ids else None,
+            questions=tuple(TermUsage(self._cut_link(lg, q), self._sentence_with(lg, q, [text.term, *text.aliases])) for q in question_ids),
+            related=related,
+            others=others,
+        )
 
     def _term_questions(self, lg: LanguageGraph, term_id: str) -> list[str]:
         """The questions using a term, those that name it earliest first (in the stem, then in
@@ -102,15 +102,18 @@ class TermPage:
         term the question uses looks for itself in them."""
         key = (question_id, text_lang)
         if key not in self._plain_questions:
-            html = self.rendered.questions[key]
+            html = self.content_html.questions[key]
             self._plain_questions[key] = (" ".join(plain_text(html.stem).split()), tuple(sentences(plain_text(html.explanation))))
         return self._plain_questions[key]
 
-    def _key_question(self, lg: LanguageGraph, question_id: str, term_id: str) -> dict:
+    def _key_question(self, lg: LanguageGraph, question_id: str, term_id: str) -> QuestionBody:
+        """The question as the term page shows it, behind a reveal: its answer and explanation
+        with their terms linked, the term itself left unlinked."""
         body = self._question_body(lg, question_id, linked=False)
         text_lang = lg.edition.questions[question_id]
-        body["explanation"], body["answer"]["html"] = self._linked((body["explanation"], body["answer"]["html"]), text_lang, skip=term_id)
-        return body
+        explanation, answer = self._linked((body.explanation, body.answer.html), text_lang, skip=term_id)
+        choices = tuple(Choice(c.letter, answer) if i == body.answer_index else c for i, c in enumerate(body.choices))
+        return replace(body, choices=choices, explanation=explanation)
 
     def _cut_link(self, lg: LanguageGraph, question_id: str):
         link = self.question_link(lg, question_id)

@@ -1,57 +1,95 @@
-"""URLs: the one place that maps a page to its path, file and links.
+"""URLs: the one place that maps a page to its path, file and links, makes absolute URLs
+and says where the search index lives.
 
 Paths are site-relative ("nl/questions/q1/"). Pages link to each other relatively, so a
 site works under any base path; 404.html, which GitHub Pages serves at any depth, links
-with absolute paths under the base path instead.
+with absolute paths under the base path instead. Absolute URLs (canonical, hreflang,
+sitemap, robots.txt, Anki note links) are the base URL, which always ends in "/", and a path.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cached_property
 from urllib.parse import urlsplit
 
 KIND_FOLDERS = {"topics": "topics", "questions": "questions", "glossary": "glossary", "comparisons": "comparisons", "practice": "practice"}
 NOT_FOUND = "404.html"
+SITEMAP = "sitemap.xml"
+SEARCH_INDEX_FOLDER = "pagefind"
+_BASE_URL = re.compile(r"https?://[^/\s]+(/\S*)?$")
+_TERM_FROM_RECORD_PAGE = f"../../{KIND_FOLDERS['glossary']}/"
+
+
+def page(language: str, *segments: str) -> str:
+    """The one pattern of every page's path but 404.html: "<lang>/<segment>/.../", a
+    folder that its index.html serves."""
+    return "/".join((language, *segments, ""))
 
 
 def home(language: str) -> str:
-    return f"{language}/"
+    return page(language)
 
 
 def record(kind: str, language: str, record_id: str) -> str:
     """The page of a record: kind is topics, questions, glossary, comparisons or practice."""
-    return f"{language}/{KIND_FOLDERS[kind]}/{record_id}/"
+    return page(language, KIND_FOLDERS[kind], record_id)
 
 
 def glossary(language: str) -> str:
-    return f"{language}/glossary/"
+    return page(language, KIND_FOLDERS["glossary"])
 
 
 def search(language: str) -> str:
-    return f"{language}/search/"
+    return page(language, "search")
 
 
 def status(language: str) -> str:
-    return f"{language}/status/"
+    return page(language, "status")
 
 
 def review(language: str) -> str:
-    return f"{language}/review/"
+    return page(language, "review")
 
 
 def downloads(language: str) -> str:
-    return f"{language}/downloads/"
+    return page(language, "downloads")
 
 
 def offline(language: str) -> str:
     """What the service worker shows for a page that was never stored, at any address."""
-    return f"{language}/offline/"
+    return page(language, "offline")
+
+
+def search_index_folder(language: str) -> str:
+    """Where a language's search bundle (Pagefind's) lives, relative to the site root."""
+    return f"{SEARCH_INDEX_FOLDER}/{language}"
+
+
+def search_index(language: str) -> str:
+    """The script of a language's search bundle, which its search page loads."""
+    return search_index_folder(language) + "/pagefind.js"
+
+
+def is_base_url(url: str) -> bool:
+    """Whether url can be a site's base URL: an absolute http(s) URL."""
+    return bool(_BASE_URL.match(url))
+
+
+def normalize_base_url(url: str) -> str:
+    """The base URL ending in "/", so that a path can be put after it."""
+    return url if url.endswith("/") else url + "/"
+
+
+def absolute(base_url: str, path: str) -> str:
+    """The absolute URL of a site path under a (normalised) base URL."""
+    return base_url + path
 
 
 def links_absolutely(path: str) -> bool:
     """Pages served in place of another address (404, offline) link with absolute paths."""
-    return path == NOT_FOUND or (path.count("/") == 2 and path.endswith("/offline/"))
+    return path == NOT_FOUND or path == offline(path.split("/", 1)[0])
 
 
 def term_from_record_page(term_id: str) -> str:
@@ -59,7 +97,7 @@ def term_from_record_page(term_id: str) -> str:
 
     Record pages all sit at <lang>/<kind>/<id>/, so the link is the same from each of
     them; this lets a text's term links be made once and shown on any record page."""
-    return f"../../glossary/{term_id}/"
+    return f"{_TERM_FROM_RECORD_PAGE}{term_id}/"
 
 
 def file_for(path: str) -> str:
@@ -85,4 +123,4 @@ class Links:
         return self.root + path or "./"
 
     def absolute(self, path: str) -> str:
-        return self.base_url + path
+        return absolute(self.base_url, path)

@@ -1,7 +1,9 @@
 """Views: one view model per page, built from the content, its HTML text and the graph.
 
-Templates receive these objects and never reach into the model; every URL comes from
-urls.py, every piece of content HTML has been sanitised in markup.py.
+Templates receive these objects (viewtypes.py: one frozen dataclass per template) and never
+reach into the model; every URL comes from urls.py, every piece of content HTML has been
+sanitised in markup.py. ViewBuilder makes the links and the record pages (question,
+practice, topic, comparison; the term page in termview.py); siteviews.py makes the others.
 """
 
 from __future__ import annotations
@@ -12,27 +14,47 @@ from functools import partial
 
 from markupsafe import Markup
 
-from . import anki, offline, termview, urls
+from . import siteviews, termview, urls
 from .graph import Graph, LanguageGraph
-from .i18n import autonym, language_name, text_direction
-from .markup import RenderedText, excerpt, plain_text
+from .i18n import text_direction
+from .markup import ContentHtml, excerpt, plain_text
 from .model import Content, answer_letter
+from .siteviews import SCHEDULER, TITLE_EXCERPT
 from .status import TranslationStatus
-from .viewtypes import Link, Page, description, index_letter, sort_key
+from .viewtypes import (
+    Choice,
+    ComparisonRow,
+    ComparisonView,
+    Link,
+    Page,
+    PracticeItem,
+    PracticeView,
+    QuestionBody,
+    QuestionView,
+    TopicView,
+    View,
+    description,
+    sort_key,
+)
 
-TITLE_EXCERPT = 70
-SCHEDULER = "vendor/ts-fsrs-5.4.2/index.mjs"  # static file the pages that schedule load (practice, review)
+# The record pages: kind -> (template, the field of an Edition that lists the kind's records)
+RECORD_PAGES = {
+    "questions": ("question.html", "questions"),
+    "topics": ("topic.html", "topics"),
+    "glossary": ("term.html", "terms"),
+    "comparisons": ("comparison.html", "comparisons"),
+}
 # Keeps fragments apart while linking: NUL (refused in content text), else the first
 # private-use character that none of the fragments holds.
 _SEPARATORS = "\x00" + "".join(map(chr, range(0xE000, 0xF900)))
 
 
-class ViewBuilder(termview.TermPage):
+class ViewBuilder(termview.TermPage, siteviews.SitePages):
     """Builds every page of a site. Holds the build's data; keeps no state between builds."""
 
-    def __init__(self, content: Content, rendered: RenderedText, graph: Graph, statuses: TranslationStatus):
+    def __init__(self, content: Content, content_html: ContentHtml, graph: Graph, statuses: TranslationStatus):
         self.content = content
-        self.rendered = rendered
+        self.content_html = content_html
         self.graph = graph
         self.statuses = statuses
         self.site = content.site
@@ -83,15 +105,13 @@ class ViewBuilder(termview.TermPage):
 
     def _make_record_link(self, lg: LanguageGraph, kind: str, record_id: str, limit: int) -> Link:
         language = lg.edition.language
+        text_lang = getattr(lg.edition, RECORD_PAGES[kind][1])[record_id]
         if kind == "questions":
-            text_lang = lg.edition.questions[record_id]
-            label = plain_text(self.rendered.questions[(record_id, text_lang)].stem)
+            label = plain_text(self.content_html.questions[(record_id, text_lang)].stem)
             label = excerpt(label, limit) if limit else label
         elif kind == "glossary":
-            text_lang = lg.edition.terms[record_id]
             label = self.content.terms[record_id].texts[text_lang].term
         else:
-            text_lang = getattr(lg.edition, kind)[record_id]
             label = getattr(self.content, kind)[record_id].texts[text_lang].title
         return self._link(urls.record(kind, language, record_id), label, text_lang, language)
 
@@ -115,18 +135,36 @@ class ViewBuilder(termview.TermPage):
             self._sorted_terms[language] = sorted(links, key=lambda item: sort_key(item[1].label))
         return self._sorted_terms[language]
 
-    def _versions(self, kind: str, record_id: str, attribute: str) -> dict:
-        """A record page's alternates (language -> path), and fallbacks: the languages showing it untranslated."""
-        editions = {lang: getattr(lg.edition, attribute) for lang, lg in self.graph.languages.items()}
+    def _record_page(
+        self,
+        lg: LanguageGraph,
+        kind: str,
+        record_id: str,
+        title: str,
+        view: Callable[[LanguageGraph, str], View],
+        sources: tuple[str, ...],
+        about: str,
+        work_group: str = "",
+    ) -> Page:
+        """The page of a record (question, topic, term or comparison) in lg's language: at the
+        record's URL, with its versions in the other languages (alternates) and the languages
+        that show it untranslated (fallbacks); its view model, view(lg, record_id), is made
+        when it is rendered, and its key from its sources. about: its meta description;
+        work_group: see Page."""
+        template, listed_in = RECORD_PAGES[kind]
+        editions = {lang: getattr(other.edition, listed_in) for lang, other in self.graph.languages.items()}
         alternates = {lang: urls.record(kind, lang, record_id) for lang, ids in editions.items() if record_id in ids}
-        return {"alternates": alternates, "fallbacks": frozenset(lang for lang, ids in editions.items() if ids.get(record_id, lang) != lang)}
-
-    def _every_language(self, make_path) -> dict[str, str]:
-        return {lang: make_path(lang) for lang in self.site.languages}
+        fallbacks = frozenset(lang for lang, ids in editions.items() if ids.get(record_id, lang) != lang)
+        language = lg.edition.language
+        path, context = urls.record(kind, language, record_id), partial(view, lg, record_id)
+        return Page(
+            path, template, language, title, context, alternates, sources, description=about, fallbacks=fallbacks, keyed_by_sources=True, work_group=work_group
+        )
 
     # -- pages --------------------------------------------------------------------
 
     def pages(self) -> list[Page]:
+        """Every page of the site: its own, then each language's, then the record pages."""
         pages = [self.language_chooser(), self.not_found()]
         for lg in self.graph.languages.values():
             pages.append(self.home(lg))
@@ -143,94 +181,41 @@ class ViewBuilder(termview.TermPage):
             pages.extend(self.comparison(lg, c) for c in lg.edition.comparisons)
         return [page if page.description else replace(page, description=self.site_description(page.language)) for page in pages]
 
-    def site_description(self, language: str) -> str:
-        """The site's description, for pages that have no text of their own (or its title)."""
-        html = self.rendered.site.get(language) or self.rendered.site.get(self.site.default_language, "")
-        return description(html) or self.site_title(language)
-
-    def language_chooser(self) -> Page:
-        default = self.site.default_language
-        choices = [Link(urls.home(lang), autonym(lang), lang) for lang in self.site.languages]
-        titles = {lang: self.site_title(lang) for lang in self.site.languages}
-        return Page("", "chooser.html", default, self.site_title(default), _ready({"choices": choices, "titles": titles}), x_default="")
-
-    def not_found(self) -> Page:
-        homes = [Link(urls.home(lang), autonym(lang), lang) for lang in self.site.languages]
-        return Page(urls.NOT_FOUND, "404.html", self.site.default_language, "404", _ready({"homes": homes}), in_sitemap=False)
-
-    def site_title(self, language: str) -> str:
-        text = self.site.texts.get(language) or self.site.texts.get(self.site.default_language)
-        return text.title if text else "Studysite"
-
-    def home(self, lg: LanguageGraph) -> Page:
-        language = lg.edition.language
-        topics = [
-            {
-                "link": self.topic_link(lg, t),
-                "summary": excerpt(plain_text(self.rendered.topics.get((t, lg.edition.topics[t]), "")), 160),
-                "questions": len(lg.questions_by_topic[t]),
-                "question_ids": " ".join(lg.questions_by_topic[t]),
-                "terms": len(lg.terms_by_topic[t]),
-            }
-            for t in lg.edition.topics
-        ]
-        description = Markup(self.rendered.site.get(language, ""))
-        context = {"topics": topics, "description": description, "term_count": len(lg.edition.terms)}
-        sources = tuple(f"topics/{t}" for t in lg.edition.topics)
-        return Page(urls.home(language), "home.html", language, self.site_title(language), _ready(context), self._every_language(urls.home), sources)
-
     def topic(self, lg: LanguageGraph, topic_id: str) -> Page:
+        text_lang = lg.edition.topics[topic_id]
+        title = self.content.topics[topic_id].texts[text_lang].title
+        sources = (
+            f"topics/{topic_id}",
+            *(f"questions/{q}" for q in lg.questions_by_topic[topic_id]),
+            *(f"glossary/{t}" for t in lg.terms_by_topic[topic_id]),
+            *(f"comparisons/{c}" for c in lg.comparisons_by_topic[topic_id]),
+        )
+        about = description(self.content_html.topics.get((topic_id, text_lang), ""))
+        return self._record_page(lg, "topics", topic_id, title, self._topic_view, sources, about)
+
+    def _topic_view(self, lg: LanguageGraph, topic_id: str) -> TopicView:
         language, text_lang = lg.edition.language, lg.edition.topics[topic_id]
-        text = self.content.topics[topic_id].texts[text_lang]
-        return Page(
-            urls.record("topics", language, topic_id),
-            "topic.html",
-            language,
-            text.title,
-            partial(self._topic_context, lg, topic_id),
-            **self._versions("topics", topic_id, "topics"),
-            keyed_by_sources=True,
-            sources=(
-                f"topics/{topic_id}",
-                *(f"questions/{q}" for q in lg.questions_by_topic[topic_id]),
-                *(f"glossary/{t}" for t in lg.terms_by_topic[topic_id]),
-                *(f"comparisons/{c}" for c in lg.comparisons_by_topic[topic_id]),
-            ),
-            description=description(self.rendered.topics.get((topic_id, text_lang), "")),
+        return TopicView(
+            topic=topic_id,
+            text_lang=self._foreign(text_lang, language),
+            description=Markup(self.content_html.topics.get((topic_id, text_lang), "")),
+            questions=tuple(self.question_link(lg, q) for q in lg.questions_by_topic[topic_id]),
+            question_ids=" ".join(lg.questions_by_topic[topic_id]),
+            terms=tuple(sorted((self.term_link(lg, t) for t in lg.terms_by_topic[topic_id]), key=lambda link: sort_key(link.label))),
+            comparisons=tuple(self.comparison_link(lg, c) for c in lg.comparisons_by_topic[topic_id]),
+            practice=urls.record("practice", language, topic_id) if lg.questions_by_topic[topic_id] else "",
         )
 
-    def _topic_context(self, lg: LanguageGraph, topic_id: str) -> dict:
-        language, text_lang = lg.edition.language, lg.edition.topics[topic_id]
-        return {
-            "topic": topic_id,
-            "text_lang": self._foreign(text_lang, language),
-            "description": Markup(self.rendered.topics.get((topic_id, text_lang), "")),
-            "questions": [self.question_link(lg, q) for q in lg.questions_by_topic[topic_id]],
-            "question_ids": " ".join(lg.questions_by_topic[topic_id]),
-            "terms": sorted((self.term_link(lg, t) for t in lg.terms_by_topic[topic_id]), key=lambda link: sort_key(link.label)),
-            "comparisons": [self.comparison_link(lg, c) for c in lg.comparisons_by_topic[topic_id]],
-            "practice": urls.record("practice", language, topic_id) if lg.questions_by_topic[topic_id] else "",
-        }
-
-    def _question_body(self, lg: LanguageGraph, question_id: str, linked: bool) -> dict:
+    def _question_body(self, lg: LanguageGraph, question_id: str, linked: bool) -> QuestionBody:
         text_lang = lg.edition.questions[question_id]
-        html = self.rendered.questions[(question_id, text_lang)]
-        question = self.content.questions[question_id]
-
+        html = self.content_html.questions[(question_id, text_lang)]
         fragments = (html.stem, html.explanation, *html.choices)
         if linked:
             fragments = self._linked_question(question_id, text_lang, fragments)
         stem, explanation, *choice_html = (Markup(f) for f in fragments)
-        choices = [{"letter": answer_letter(i), "html": c} for i, c in enumerate(choice_html)]
-        return {
-            "id": question_id,
-            "text_lang": self._foreign(text_lang, lg.edition.language),
-            "stem": stem,
-            "choices": choices,
-            "answer": choices[question.answer],
-            "answer_index": question.answer,
-            "explanation": explanation,
-        }
+        choices = tuple(Choice(answer_letter(i), c) for i, c in enumerate(choice_html))
+        text_lang = self._foreign(text_lang, lg.edition.language)
+        return QuestionBody(question_id, text_lang, stem, choices, self.content.questions[question_id].answer, explanation)
 
     def _linked_question(self, question_id: str, text_lang: str, fragments: tuple[str, ...]) -> tuple[Markup, ...]:
         """A question's text with its terms linked, made once: its page and its topic's
@@ -241,9 +226,8 @@ class ViewBuilder(termview.TermPage):
         return self._linked_questions[key]
 
     def question(self, lg: LanguageGraph, question_id: str) -> Page:
-        language = lg.edition.language
         question = self.content.questions[question_id]
-        stem = self.rendered.questions[(question_id, lg.edition.questions[question_id])].stem
+        stem = self.content_html.questions[(question_id, lg.edition.questions[question_id])].stem
         sources = (
             f"questions/{question_id}",
             f"topics/{question.topic}",
@@ -252,38 +236,28 @@ class ViewBuilder(termview.TermPage):
             *(f"comparisons/{c}" for c in lg.comparisons_by_topic[question.topic]),
             f"terms:{lg.edition.questions[question_id]}",
         )
-        return Page(
-            urls.record("questions", language, question_id),
-            "question.html",
-            language,
-            excerpt(plain_text(stem), TITLE_EXCERPT),
-            partial(self._question_context, lg, question_id),
-            **self._versions("questions", question_id, "questions"),
-            sources=sources,
-            description=description(stem),
-            keyed_by_sources=True,
-            work_group=f"{language}/{question.topic}",
-        )
+        title = excerpt(plain_text(stem), TITLE_EXCERPT)
+        work_group = f"{lg.edition.language}/{question.topic}"
+        return self._record_page(lg, "questions", question_id, title, self._question_view, sources, description(stem), work_group)
 
-    def _question_context(self, lg: LanguageGraph, question_id: str) -> dict:
-        language = lg.edition.language
+    def _question_view(self, lg: LanguageGraph, question_id: str) -> QuestionView:
         question = self.content.questions[question_id]
-        return {
-            "question": self._question_body(lg, question_id, linked=True),
-            "topic": self.topic_link(lg, question.topic),
-            "practice": urls.record("practice", language, question.topic),
-            "terms": sorted((self.term_link(lg, t) for t in lg.terms_by_question[question_id]), key=lambda link: sort_key(link.label)),
-            "more": [self.question_link(lg, q) for q in lg.more_questions[question_id]],
-            "comparisons": [self.comparison_link(lg, c) for c in lg.comparisons_by_topic[question.topic]],
-        }
+        return QuestionView(
+            question=self._question_body(lg, question_id, linked=True),
+            topic=self.topic_link(lg, question.topic),
+            practice=urls.record("practice", lg.edition.language, question.topic),
+            terms=tuple(sorted((self.term_link(lg, t) for t in lg.terms_by_question[question_id]), key=lambda link: sort_key(link.label))),
+            more=tuple(self.question_link(lg, q) for q in lg.more_questions[question_id]),
+            comparisons=tuple(self.comparison_link(lg, c) for c in lg.comparisons_by_topic[question.topic]),
+        )
 
     def practice(self, lg: LanguageGraph, topic_id: str) -> Page:
         language = lg.edition.language
         question_ids = lg.questions_by_topic[topic_id]
 
-        def context() -> dict:
-            questions = [{"question": self._question_body(lg, q, linked=True), "link": self.question_link(lg, q, TITLE_EXCERPT)} for q in question_ids]
-            return {"topic": self.topic_link(lg, topic_id), "questions": questions, "scheduler": SCHEDULER}
+        def view() -> PracticeView:
+            questions = tuple(PracticeItem(self._question_body(lg, q, linked=True), self.question_link(lg, q, TITLE_EXCERPT)) for q in question_ids)
+            return PracticeView(self.topic_link(lg, topic_id), questions, SCHEDULER)
 
         alternates = {lang: urls.record("practice", lang, topic_id) for lang, other in self.graph.languages.items() if other.questions_by_topic.get(topic_id)}
         terms = sorted({f"glossary/{t}" for q in question_ids for t in lg.terms_by_question[q]})  # linked in the text
@@ -291,24 +265,7 @@ class ViewBuilder(termview.TermPage):
         sources = (f"topics/{topic_id}", *(f"questions/{q}" for q in question_ids), *terms, *names)
         title = self.topic_link(lg, topic_id).label
         path = urls.record("practice", language, topic_id)
-        return Page(path, "practice.html", language, title, context, alternates, sources, keyed_by_sources=True, work_group=f"{language}/{topic_id}")
-
-    def glossary(self, lg: LanguageGraph) -> Page:
-        language = lg.edition.language
-        groups: dict[str, list] = {}
-        for term_id, link in self.sorted_term_links(lg):
-            text_lang = lg.edition.terms[term_id]
-            summary = excerpt(plain_text(self.rendered.terms.get((term_id, text_lang), "")), 160)
-            groups.setdefault(index_letter(link.label), []).append({"link": link, "summary": summary})
-        return Page(
-            urls.glossary(language),
-            "glossary.html",
-            language,
-            "",
-            _ready({"groups": groups}),
-            self._every_language(urls.glossary),
-            tuple(f"glossary/{t}" for t in lg.edition.terms),
-        )
+        return Page(path, "practice.html", language, title, view, alternates, sources, keyed_by_sources=True, work_group=f"{language}/{topic_id}")
 
     def term(self, lg: LanguageGraph, term_id: str) -> Page:
         language, text_lang = lg.edition.language, lg.edition.terms[term_id]
@@ -321,90 +278,26 @@ class ViewBuilder(termview.TermPage):
             *sorted({f"terms:{text_lang}", *(f"terms:{lg.edition.questions[q]}" for q in question_ids)}),
             f"glossary:{language}",  # the other terms it lists
         )
-        return Page(
-            urls.record("glossary", language, term_id),
-            "term.html",
-            language,
-            self.content.terms[term_id].texts[text_lang].term,
-            partial(self._term_context, lg, term_id),
-            **self._versions("glossary", term_id, "terms"),
-            sources=sources,
-            description=description(self.rendered.terms.get((term_id, text_lang), "")),
-            keyed_by_sources=True,
-        )
+        title, about = self.content.terms[term_id].texts[text_lang].term, description(self.content_html.terms.get((term_id, text_lang), ""))
+        return self._record_page(lg, "glossary", term_id, title, self._term_view, sources, about)
 
     def comparison(self, lg: LanguageGraph, comparison_id: str) -> Page:
-        language, text_lang = lg.edition.language, lg.edition.comparisons[comparison_id]
+        text_lang = lg.edition.comparisons[comparison_id]
         comparison = self.content.comparisons[comparison_id]
         sources = (f"comparisons/{comparison_id}", f"topics/{comparison.topic}", *(f"glossary/{t}" for t in comparison.terms))
-        return Page(
-            urls.record("comparisons", language, comparison_id),
-            "comparison.html",
-            language,
-            comparison.texts[text_lang].title,
-            partial(self._comparison_context, lg, comparison_id),
-            **self._versions("comparisons", comparison_id, "comparisons"),
-            sources=sources,
-            description=description(self.rendered.comparisons[(comparison_id, text_lang)].summary),
-            keyed_by_sources=True,
-        )
+        title, about = comparison.texts[text_lang].title, description(self.content_html.comparisons[(comparison_id, text_lang)].summary)
+        return self._record_page(lg, "comparisons", comparison_id, title, self._comparison_view, sources, about)
 
-    def _comparison_context(self, lg: LanguageGraph, comparison_id: str) -> dict:
+    def _comparison_view(self, lg: LanguageGraph, comparison_id: str) -> ComparisonView:
         language, text_lang = lg.edition.language, lg.edition.comparisons[comparison_id]
         comparison = self.content.comparisons[comparison_id]
         text = comparison.texts[text_lang]
-        html = self.rendered.comparisons[(comparison_id, text_lang)]
-        rows = [{"label": aspect.label, "cells": [Markup(c) for c in cells]} for aspect, cells in zip(text.aspects, html.rows, strict=True)]
-        return {
-            "text_lang": self._foreign(text_lang, language),
-            "topic": self.topic_link(lg, comparison.topic),
-            "columns": [self.term_link(lg, t) for t in comparison.terms],
-            "rows": rows,
-            "summary": Markup(html.summary),
-        }
-
-    def search(self, lg: LanguageGraph) -> Page:
-        language = lg.edition.language
-        return Page(urls.search(language), "search.html", language, "", _ready({}), self._every_language(urls.search))
-
-    def review(self, lg: LanguageGraph) -> Page:
-        """The student's own page: progress, mistakes and questions due, filled in by the browser."""
-        language = lg.edition.language
-        questions = {q: {"title": self.question_link(lg, q, TITLE_EXCERPT).label, "path": urls.record("questions", language, q)} for q in lg.edition.questions}
-        context = {"questions": questions, "scheduler": SCHEDULER}  # id -> the question's title and path
-        sources = tuple(f"questions/{q}" for q in lg.edition.questions)
-        return Page(urls.review(language), "review.html", language, "", _ready(context), self._every_language(urls.review), sources)
-
-    def downloads(self, lg: LanguageGraph) -> Page:
-        """The language's Anki deck, how to import it, and the switch that saves the language for offline reading."""
-        language, deck = lg.edition.language, anki.deck_summary(lg, self.site_title(self.site.default_language))
-        context = {"deck": deck, "page_list": offline.page_list_path(language), "language": language_name(language, language)}
-        return Page(urls.downloads(language), "downloads.html", language, "", _ready(context), self._every_language(urls.downloads))
-
-    def offline_page(self, lg: LanguageGraph) -> Page:
-        """Shown by the service worker, at any address, for a page that was not stored."""
-        language, context = lg.edition.language, {"downloads": urls.downloads(lg.edition.language)}
-        return Page(urls.offline(language), "offline.html", language, "", _ready(context), self._every_language(urls.offline), in_sitemap=False)
-
-    def status(self, lg: LanguageGraph) -> Page:
-        """The translators' page: what is left to translate in this language."""
-        language, default = lg.edition.language, self.site.default_language
-
-        def record_link(ref) -> Link:
-            return Link(urls.record(ref.kind, default, ref.id), f"{ref.kind}/{ref.id}", default if language != default else "")
-
-        def context() -> dict:  # the status (git) is worked out when the page is rendered
-            status = self.statuses.of(language)
-            return {
-                "status": status,
-                "default_language": default,
-                "missing": [(record_link(ref), ref.path) for ref in status.missing],
-                "outdated": [(record_link(ref), ref.path) for ref in status.outdated],
-            }
-
-        return Page(urls.status(language), "status.html", language, "", context, self._every_language(urls.status))
-
-
-def _ready(context: dict) -> Callable[[], dict]:
-    """The context of a page that is cheap to keep: made at once, handed over when rendered."""
-    return lambda: context
+        html = self.content_html.comparisons[(comparison_id, text_lang)]
+        rows = tuple(ComparisonRow(aspect.label, tuple(Markup(c) for c in cells)) for aspect, cells in zip(text.aspects, html.rows, strict=True))
+        return ComparisonView(
+            text_lang=self._foreign(text_lang, language),
+            topic=self.topic_link(lg, comparison.topic),
+            columns=tuple(self.term_link(lg, t) for t in comparison.terms),
+            rows=rows,
+            summary=Markup(html.summary),
+        )

@@ -1,16 +1,33 @@
-"""The view types every page's model is made of (Page, Link, Text), and the small text
-helpers the view builders share: dictionary order, index letters, meta descriptions."""
+"""The view types: Page (what to render), the view model of each template (QuestionView for
+question.html, ...) and the parts they are made of (Link, Text, QuestionBody...), and the
+small text helpers the view builders share: dictionary order, index letters, descriptions.
+
+A view model names and types what its template reads: the template sees each field as a
+variable of its own ({{ question.stem }}, {% for item in topics %}), and nothing else of
+the model."""
 
 from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
 from .markup import excerpt, plain_text
+
+if TYPE_CHECKING:
+    from .status import LanguageStatus
+
+
+@dataclass(frozen=True)
+class View:
+    """The view model of a template; its fields are the template's variables."""
+
+    def variables(self) -> Mapping[str, Any]:
+        """The fields by name, for the template: the instance's own dict, not a copy."""
+        return vars(self)
 
 
 @dataclass(frozen=True)
@@ -21,7 +38,7 @@ class Page:
     template: str
     language: str
     title: str
-    context: Callable[[], Mapping[str, Any]]  # built when the page is rendered, to keep memory flat
+    context: Callable[[], View]  # built when the page is rendered, to keep memory flat
     alternates: Mapping[str, str] = field(default_factory=dict)  # language -> path
     sources: tuple[str, ...] = ()  # "kind/id" of every record whose text it shows, and the names that link it (keys.py)
     in_sitemap: bool = True
@@ -47,6 +64,205 @@ class Text:
     html: Markup
     lang: str = ""
     dir: str = ""  # set when that language is written in the other direction
+
+
+@dataclass(frozen=True)
+class Choice:
+    letter: str
+    html: Markup
+
+
+@dataclass(frozen=True)
+class QuestionBody:
+    """A question as its page, a practice page and a term page show it."""
+
+    id: str
+    text_lang: str  # set when the text is in another language than the page
+    stem: Markup
+    choices: tuple[Choice, ...]
+    answer_index: int
+    explanation: Markup
+
+    @property
+    def answer(self) -> Choice:
+        return self.choices[self.answer_index]
+
+
+@dataclass(frozen=True)
+class QuestionView(View):
+    """question.html: a question, its answer behind a reveal, and where to go from it."""
+
+    question: QuestionBody
+    topic: Link
+    practice: str  # the topic's practice page
+    terms: tuple[Link, ...]
+    more: tuple[Link, ...]  # the topic's next questions
+    comparisons: tuple[Link, ...]
+
+
+@dataclass(frozen=True)
+class PracticeItem:
+    question: QuestionBody
+    link: Link  # to the question's page, its label cut to a title
+
+
+@dataclass(frozen=True)
+class PracticeView(View):
+    """practice.html: a topic's questions, one after the other."""
+
+    topic: Link
+    questions: tuple[PracticeItem, ...]
+    scheduler: str  # the static file of the scheduling library
+
+
+@dataclass(frozen=True)
+class TopicView(View):
+    """topic.html: a topic's description and what it holds."""
+
+    topic: str  # its id
+    text_lang: str
+    description: Markup
+    questions: tuple[Link, ...]
+    question_ids: str  # space-separated, for the progress the browser shows
+    terms: tuple[Link, ...]
+    comparisons: tuple[Link, ...]
+    practice: str  # the practice page, "" when the topic has no questions
+
+
+@dataclass(frozen=True)
+class TermUsage:
+    link: Link  # to the question, its label the stem cut short
+    excerpt: Text  # the sentence of the question that names the term
+
+
+@dataclass(frozen=True)
+class TermView(View):
+    """term.html: a term's definition, its key question and the questions that use it."""
+
+    term: str
+    text_lang: str
+    definition: Markup
+    term_language: str  # the site's term_language
+    term_language_name: str  # its name in the page's language, when foreign_name is set
+    foreign_name: str  # the term's name in term_language
+    topics: tuple[Link, ...]
+    key_question: QuestionBody | None
+    key_link: Link | None
+    questions: tuple[TermUsage, ...]
+    related: tuple[Link, ...]
+    others: tuple[Link, ...]  # other glossary terms to browse on
+
+
+@dataclass(frozen=True)
+class ComparisonRow:
+    label: str  # the aspect
+    cells: tuple[Markup, ...]  # one per term
+
+
+@dataclass(frozen=True)
+class ComparisonView(View):
+    """comparison.html: terms compared aspect by aspect, in a table."""
+
+    text_lang: str
+    topic: Link
+    columns: tuple[Link, ...]  # the terms compared
+    rows: tuple[ComparisonRow, ...]
+    summary: Markup
+
+
+@dataclass(frozen=True)
+class TopicCard:
+    link: Link
+    summary: str
+    questions: int
+    question_ids: str  # space-separated
+    terms: int
+
+
+@dataclass(frozen=True)
+class HomeView(View):
+    """home.html: a language's home, its topics as cards."""
+
+    topics: tuple[TopicCard, ...]
+    description: Markup  # the site's
+    term_count: int
+
+
+@dataclass(frozen=True)
+class GlossaryEntry:
+    link: Link
+    summary: str
+
+
+@dataclass(frozen=True)
+class GlossaryView(View):
+    """glossary.html: every term of a language, under its index letter."""
+
+    groups: Mapping[str, tuple[GlossaryEntry, ...]]  # index letter -> its terms, in order
+
+
+@dataclass(frozen=True)
+class ChooserView(View):
+    """chooser.html: the site root, where a reader picks a language."""
+
+    choices: tuple[Link, ...]  # each language's home, labelled with its autonym
+    titles: Mapping[str, str]  # language -> the site's title in it
+
+
+@dataclass(frozen=True)
+class NotFoundView(View):
+    """404.html: a section per language, each linking to its home."""
+
+    homes: tuple[Link, ...]
+
+
+@dataclass(frozen=True)
+class SearchView(View):
+    """search.html: the form; the index is found through the page's variables."""
+
+
+@dataclass(frozen=True)
+class ReviewView(View):
+    """review.html: the reader's progress, filled in by the browser."""
+
+    questions: Mapping[str, Mapping[str, str]]  # id -> {"title", "path"}: JSON for the page's script
+    scheduler: str
+
+
+@dataclass(frozen=True)
+class DeckSummary:
+    """What the downloads page says of a language's Anki deck."""
+
+    path: str
+    questions: int
+    terms: int
+    topics: int
+
+
+@dataclass(frozen=True)
+class DownloadsView(View):
+    """downloads.html: the Anki deck and saving a language for offline reading."""
+
+    deck: DeckSummary
+    page_list: str  # the language's list of pages to store offline
+    language: str  # its name
+
+
+@dataclass(frozen=True)
+class OfflineView(View):
+    """offline.html: what the service worker shows for a page it did not store."""
+
+    downloads: str  # the downloads page
+
+
+@dataclass(frozen=True)
+class StatusView(View):
+    """status.html: what is left to translate into a language."""
+
+    status: LanguageStatus
+    default_language: str
+    missing: tuple[tuple[Link, str], ...]  # (link to the record, its file)
+    outdated: tuple[tuple[Link, str], ...]
 
 
 def description(fragment: str) -> str:

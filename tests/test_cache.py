@@ -10,7 +10,7 @@ import pytest
 from conftest import run_cli
 
 from studysite import cache as build_cache
-from studysite.markup import MarkdownRenderer
+from studysite.markup import MarkdownConverter
 
 QUESTION_WITH_MARKDOWN = """\
 topic: basics
@@ -65,8 +65,8 @@ def test_markdown_is_converted_once_and_then_read_from_the_cache(monkeypatch):
     original = markdown.Markdown.convert
     monkeypatch.setattr(markdown.Markdown, "convert", lambda self, text: calls.append(text) or original(self, text))
     cache = build_cache.BuildCache(stamp="x")
-    first = MarkdownRenderer(cache=cache).block("Een **GPU** rekent.")
-    again = MarkdownRenderer(cache=cache).block("Een **GPU** rekent.")
+    first = MarkdownConverter(cache=cache).block("Een **GPU** rekent.")
+    again = MarkdownConverter(cache=cache).block("Een **GPU** rekent.")
     assert first == again == "<p>Een <strong>GPU</strong> rekent.</p>"
     assert len(calls) == 1
 

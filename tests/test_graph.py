@@ -5,7 +5,7 @@ from conftest import SAMPLE_CONTENT, minimal_files, write_files
 from studysite.diagnostics import Report
 from studysite.graph import build_graph, following_questions
 from studysite.load import load_documents
-from studysite.markup import render_content
+from studysite.markup import convert_texts
 from studysite.pipeline import Options, load
 from studysite.validate import validate_content
 
@@ -15,7 +15,7 @@ def graph_of(tmp_path, **overrides):
     report = Report()
     content = validate_content(load_documents(content_dir, report), report)
     assert not report.errors, [d.format() for d in report.errors]
-    return content, build_graph(content, render_content(content))
+    return content, build_graph(content, convert_texts(content))
 
 
 def question(stem: str, topic="basics", terms="[]"):

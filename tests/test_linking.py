@@ -73,7 +73,7 @@ def test_term_language_name_links_like_an_alias(tmp_path):
     from studysite.diagnostics import Report
     from studysite.graph import build_graph
     from studysite.load import load_documents
-    from studysite.markup import render_content
+    from studysite.markup import convert_texts
     from studysite.validate import validate_content
 
     site = "languages: [nl, fr]\nterm_language: ja\nnl: {title: S}\nfr: {title: S}\n"
@@ -82,7 +82,7 @@ def test_term_language_name_links_like_an_alias(tmp_path):
     content_dir = write_files(tmp_path / "content", minimal_files(**{"site.yaml": site, "glossary/gpu.yaml": term, "questions/gpu-role.yaml": question}))
     report = Report()
     content = validate_content(load_documents(content_dir, report), report)
-    graph = build_graph(content, render_content(content))
+    graph = build_graph(content, convert_texts(content))
     assert graph.languages["nl"].terms_by_question["gpu-role"] == ("gpu",)
     assert graph.languages["fr"].terms_by_question["gpu-role"] == ()
     linked = graph.matchers["nl"].link("Wat is データ並列?", href)

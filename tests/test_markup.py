@@ -4,12 +4,12 @@ import markdown
 import pytest
 from conftest import ROOT, run_cli
 
-from studysite.markup import MarkdownRenderer, excerpt, plain_text
+from studysite.markup import MarkdownConverter, excerpt, plain_text
 
 
 @pytest.fixture
 def markup():
-    return MarkdownRenderer()
+    return MarkdownConverter()
 
 
 @pytest.mark.parametrize(
@@ -136,8 +136,8 @@ def test_link_without_target_becomes_its_text(markup):
 
 
 def test_image_without_alt_text_is_decorative_with_a_located_warning(make_content):
-    assert MarkdownRenderer().inline('<img src="x.png" onerror="alert(1)">') == '<img alt="" src="x.png">'
-    assert MarkdownRenderer().inline("![Een GPU](gpu.png)") == '<img alt="Een GPU" src="gpu.png">'
+    assert MarkdownConverter().inline('<img src="x.png" onerror="alert(1)">') == '<img alt="" src="x.png">'
+    assert MarkdownConverter().inline("![Een GPU](gpu.png)") == '<img alt="Een GPU" src="gpu.png">'
     topic = "nl: {title: Basis, description: 'Zie ![](chip.png)'}\nfr: {title: Bases}\n"
     result = run_cli("check", "--content", make_content(**{"topics/basics.yaml": topic}))
     assert result.status == 0
@@ -205,6 +205,6 @@ def test_parsers_without_unmatchable_patterns_give_the_same_html():
     for path in (ROOT / "content").rglob("*.yaml"):
         strings(yaml.safe_load(path.read_text(encoding="utf-8")))
     full = markdown.Markdown(extensions=["fenced_code", "tables"])
-    renderer = MarkdownRenderer()
+    renderer = MarkdownConverter()
     assert [renderer._convert(text) for text in texts] == [full.reset().convert(text) for text in texts]
     assert len(renderer._parsers) > 3  # the samples did need parsers of different shapes

@@ -6,14 +6,14 @@ import pytest
 
 from studysite import pipeline
 from studysite.diagnostics import Report
-from studysite.markup import render_content
+from studysite.markup import convert_texts
 from studysite.views import _SEPARATORS, ViewBuilder
 
 
 @pytest.fixture
 def views(make_content) -> ViewBuilder:
     loaded = pipeline.load(pipeline.Options(content_dir=make_content()), Report())
-    return ViewBuilder(loaded.content, render_content(loaded.content), loaded.graph, loaded.statuses)
+    return ViewBuilder(loaded.content, convert_texts(loaded.content), loaded.graph, loaded.statuses)
 
 
 def test_first_mention_is_linked_across_fragments(views):

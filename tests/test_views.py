@@ -1,0 +1,95 @@
+"""View models (views.py, termview.py, viewtypes.py): each template gets one frozen
+dataclass, whose fields are its variables; the record pages are made by one helper."""
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+from conftest import SAMPLE_CONTENT
+
+from studysite import pipeline, viewtypes
+from studysite.diagnostics import Report
+
+TEMPLATE_VIEWS = {
+    "question.html": viewtypes.QuestionView,
+    "practice.html": viewtypes.PracticeView,
+    "topic.html": viewtypes.TopicView,
+    "term.html": viewtypes.TermView,
+    "comparison.html": viewtypes.ComparisonView,
+    "home.html": viewtypes.HomeView,
+    "glossary.html": viewtypes.GlossaryView,
+    "chooser.html": viewtypes.ChooserView,
+    "404.html": viewtypes.NotFoundView,
+    "search.html": viewtypes.SearchView,
+    "review.html": viewtypes.ReviewView,
+    "downloads.html": viewtypes.DownloadsView,
+    "offline.html": viewtypes.OfflineView,
+    "status.html": viewtypes.StatusView,
+}
+
+
+def load(content: Path) -> pipeline.LoadedSite:
+    return pipeline.load(pipeline.Options(content_dir=content), Report())
+
+
+@pytest.fixture(scope="module")
+def sample() -> pipeline.LoadedSite:
+    return load(SAMPLE_CONTENT)
+
+
+def test_every_page_gets_the_view_model_of_its_template(sample):
+    for page in sample.pages:
+        assert type(page.context()) is TEMPLATE_VIEWS[page.template], page.path
+    assert {page.template for page in sample.pages} == set(TEMPLATE_VIEWS)
+
+
+def test_a_view_model_is_frozen_and_hands_its_own_fields_to_the_template(sample):
+    view = next(page for page in sample.pages if page.template == "question.html").context()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        view.more = ()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        view.question.stem = "changed"
+    assert list(view.variables()) == [field.name for field in dataclasses.fields(view)]
+    assert view.variables()["question"] is view.question  # not a copy
+
+
+def test_no_view_field_hides_a_variable_every_page_has(sample):
+    """The template gets the page's variables and the view's fields side by side: a field
+    named like a page variable (home, page, lang...) would make every such page fail."""
+    options = pipeline.Options(content_dir=SAMPLE_CONTENT)
+    renderer = pipeline.make_renderer(options, sample.content, Report(), pipeline.collect_assets(options))
+    page_variables = set(renderer.page_context(sample.pages[0]))
+    for view_type in TEMPLATE_VIEWS.values():
+        assert not {field.name for field in dataclasses.fields(view_type)} & page_variables, view_type.__name__
+
+
+def test_the_record_pages_share_their_versions_and_keys(sample):
+    for page in sample.pages:
+        if page.template in ("question.html", "topic.html", "term.html", "comparison.html"):
+            assert page.keyed_by_sources and page.sources and page.description, page.path
+            assert page.alternates[page.language] == page.path
+            assert all(path.replace(f"{lang}/", f"{page.language}/", 1) == page.path for lang, path in page.alternates.items())
+
+
+GPU_QUESTION = """\
+topic: basics
+answer: B
+nl:
+  question: Wat doet een GPU?
+  choices: [Niets, Parallel rekenen]
+  explanation: Een GPU rekent snel.
+fr:
+  question: Que fait un GPU ?
+  choices: [Rien, Calculer]
+  explanation: Un GPU calcule vite.
+"""
+
+
+def test_a_terms_key_question_links_the_other_terms_of_its_answer_and_explanation(make_content):
+    loaded = load(make_content(**{"questions/gpu-role.yaml": GPU_QUESTION, "glossary/parallel.yaml": "nl: {term: parallel, definition: Tegelijk.}\n"}))
+    page = next(page for page in loaded.pages if page.path == "nl/glossary/gpu/")
+    question = page.context().key_question
+    assert question.answer is question.choices[question.answer_index] and question.answer.letter == "B"
+    assert '<a class="term" href="../../glossary/parallel/">Parallel</a>' in question.answer.html
+    assert "glossary/gpu/" not in question.answer.html + question.explanation  # the page's own term is not linked
+    assert question.choices[0].html == "Niets"
