@@ -1,10 +1,12 @@
 """Cache: what a build can skip next time, kept outside the deployed site.
 
-One JSON file per content folder holds the rendered Markdown of every content text, keyed
-by a digest of the text, and, per output folder, a digest of every input of the last
-successful build with what that build reported. A build whose inputs and output are both
-as they were then does nothing. It also keeps what git said about the translations' age
-(status.py), so that the status pages need no git blame of a file that did not change.
+One JSON file per content folder holds the HTML of every content text converted from
+Markdown and the glossary terms each question's text names, keyed by digests of what they
+came from, and, per output folder, a digest of every input of the last successful build
+with what that build reported. A build whose inputs and output are both as they were then
+does nothing. It also keeps what git said about the translations' age and the templates'
+UI messages (status.py), so that the status pages need no git blame of a file that did
+not change. Beside it, a folder per site keeps the templates' compiled code (render.py).
 
 The folder is STUDYSITE_CACHE_DIR, else $XDG_CACHE_HOME/studysite, else ~/.cache/studysite.
 It is safe to delete. A file that is corrupt, of another format or written by other code
@@ -58,7 +60,7 @@ def text_key(kind: str, text: str) -> str:
 
 @dataclass
 class BuildCache:
-    """Rendered Markdown and the record of previous builds; `path` None keeps it in memory only."""
+    """Converted Markdown, found terms and the record of previous builds; `path` None keeps it in memory only."""
 
     path: Path | None = None
     stamp: str = ""

@@ -1,8 +1,10 @@
 """Serve: build, serve the site on 127.0.0.1, rebuild when a source changes and reload.
 
 Sources are watched with watchfiles (native file events, debounced). Each rebuild reuses
-the session's cache (rendered Markdown) and the page keys of the previous build, so only
-the pages an edit affects are rendered again. Every HTML page served gets a script
+the session's cache (converted Markdown, found terms, and in memory the parsed and read
+content files) and the page keys of the previous build, so only the pages an edit affects
+are rendered again. An edit gets a preview build (pages only); the decks, the search index
+and the sitemaps follow when one of their files is asked for. Every HTML page served gets a script
 (static/live-reload.js) that listens to /__events: the server pushes the number of each
 new build, or the problems of a failed one, which the page shows over itself until they are
 fixed. A rebuild that fails, for whatever reason, leaves the previous site served.
