@@ -3,9 +3,8 @@ forked processes; a page whose key did not change is carried over unrendered."""
 
 from __future__ import annotations
 
-import gc
+import functools
 import os
-import pickle
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,6 +12,7 @@ import jinja2
 
 from . import urls
 from .diagnostics import ContentError, Diagnostic, Location, Severity
+from .forks import share_out_work
 from .i18n import shown_path
 from .keys import PageKeys
 from .render import Renderer
@@ -37,28 +37,11 @@ def render_pages(
             if progress is not None:
                 progress(done * progress_scale)
         return
-    gc.freeze()  # keep the collector off the shared objects, so forked workers copy fewer pages
-    try:
-        shares = share_out(pages, jobs)
-        workers = [_fork_worker(writer, renderer, shares[index], keys) for index in range(1, jobs)]
-    finally:
-        gc.unfreeze()
-    failure: BaseException | None = None
-    try:
-        render_pages(writer, renderer, shares[0], 1, keys, progress, jobs)  # the workers keep the same pace
-    except BaseException as error:  # collect the workers before passing it on
-        failure = error
-    for pid, reader in workers:
-        with os.fdopen(reader, "rb") as stream:
-            data = stream.read()
-        os.waitpid(pid, 0)
-        outcome = pickle.loads(data) if data else RuntimeError("a render worker stopped without a result")
-        if isinstance(outcome, BaseException):
-            failure = failure or outcome
-        else:
-            writer.merge(*outcome)
-    if failure is not None:
-        raise failure
+    shares = share_out(pages, jobs)
+    works = [functools.partial(_render_share, writer, renderer, share, keys) for share in shares[1:]]
+    mine = functools.partial(render_pages, writer, renderer, shares[0], 1, keys, progress, jobs)  # the workers keep the same pace
+    for outcome in share_out_work([mine, *works])[1:]:
+        writer.merge(*outcome)
 
 
 def share_out(pages: list[Page], jobs: int) -> list[list[Page]]:
@@ -73,30 +56,13 @@ def share_out(pages: list[Page], jobs: int) -> list[list[Page]]:
     return shares
 
 
-def _fork_worker(writer: SiteWriter, renderer: Renderer, share: list[Page], keys: PageKeys) -> tuple[int, int]:
-    reader, sender = os.pipe()
-    pid = os.fork()
-    if pid:
-        os.close(sender)
-        return pid, reader
-    os.close(reader)
-    status = 1
-    try:
-        before = set(writer.written)
-        changed = writer.changed
-        try:
-            render_pages(writer, renderer, share, 1, keys)
-            written = {p: d for p, d in writer.written.items() if p not in before}
-            outcome: object = (written, {p: writer.inputs[p] for p in written if p in writer.inputs}, writer.changed - changed)
-        except (ContentError, OSError) as error:
-            outcome = error
-        except Exception as error:  # sent back as text: the parent says what went wrong
-            outcome = RuntimeError(f"a render worker failed: {type(error).__name__}: {error}")
-        with os.fdopen(sender, "wb") as stream:
-            pickle.dump(outcome, stream)
-        status = 0
-    finally:
-        os._exit(status)
+def _render_share(writer: SiteWriter, renderer: Renderer, share: list[Page], keys: PageKeys) -> tuple[dict, dict, int]:
+    """A forked worker's share: rendered into the writer's temporary folder; what it wrote
+    goes back to the parent's writer."""
+    before, changed = set(writer.written), writer.changed
+    render_pages(writer, renderer, share, 1, keys)
+    written = {p: d for p, d in writer.written.items() if p not in before}
+    return written, {p: writer.inputs[p] for p in written if p in writer.inputs}, writer.changed - changed
 
 
 def render_page(renderer: Renderer, page: Page, context: dict) -> str:

@@ -54,12 +54,7 @@ def test_missing_and_fuzzy_ui_messages_of_a_language_studysite_does_not_ship(mak
 
 def test_a_record_whose_source_changed_after_its_translation_is_outdated(make_content):
     content = make_content()
-    git(content, "init", "-q")
-    git(content, "add", ".")
-    git(content, "commit", "-qm", "first")
-    term = content / "glossary/gpu.yaml"
-    term.write_text(term.read_text().replace("Grafische processor.", "Grafische processor met duizenden kernen."))
-    git(content, "commit", "-qam", "nl changed", date="2026-02-01T00:00:00")
+    term = committed_twice(content)
     result = run_cli("status", "--content", content)
     assert "fr: content 2/3 translated, 0 missing, 1 outdated" in result.out
     assert "  outdated: glossary/gpu (glossary/gpu.yaml): its nl text changed after it was translated" in result.out

@@ -1,0 +1,33 @@
+"""forks.py: work shared out among forked processes gives what one process would, and a
+child's failure reaches the parent."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from studysite.diagnostics import ContentError, Diagnostic, Location, Severity
+from studysite.forks import WORTH_A_FORK, map_in_forks, share_out_work
+
+
+def test_a_map_in_forks_equals_the_map_in_order():
+    items = list(range(WORTH_A_FORK * 3 + 1))
+    assert [value for value, _ in map_in_forks(lambda n: (n * n, os.getpid()), items, 3)] == [n * n for n in items]
+    assert len({pid for _, pid in map_in_forks(lambda n: (n, os.getpid()), items, 3)}) == 3  # three processes did it
+
+
+def test_a_failing_child_is_raised_in_the_parent_once_all_have_ended():
+    def child_fails():
+        raise ValueError("bad item")
+
+    with pytest.raises(RuntimeError, match="ValueError: bad item"):
+        share_out_work([lambda: 1, child_fails])
+    problem = ContentError([Diagnostic(Severity.ERROR, Location("templates/x.html"), "template.error", "template error")])
+
+    def child_reports():
+        raise problem
+
+    with pytest.raises(ContentError) as raised:  # a content error comes back whole, with its diagnostics
+        share_out_work([lambda: 1, child_reports])
+    assert raised.value.diagnostics == problem.diagnostics
