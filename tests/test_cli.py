@@ -66,7 +66,7 @@ def test_serve_refuses_a_port_outside_1_to_65535_with_status_2(tmp_path):
         command = [sys.executable, "build.py", "serve", "--port", port, "--out", str(tmp_path / "site")]
         process = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60)
         assert process.returncode == 2, port
-        assert f"argument --port: {message}" in process.stderr and "Traceback" not in process.stderr
+        assert message in process.stderr and "Traceback" not in process.stderr  # our words, whatever argparse puts around them
     assert not (tmp_path / "site").exists()
 
 
