@@ -2,8 +2,8 @@
 
 import shutil
 
-from babel.messages.pofile import read_po
 from babel import Locale
+from babel.messages.pofile import read_po
 from babel.numbers import get_group_symbol
 from conftest import ROOT, run_cli
 
