@@ -1,7 +1,9 @@
 """scripts/locked_uv.py: the uv that uv.lock pins, chosen for the machine that installs it."""
 
 import platform
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import ROOT
@@ -66,3 +68,13 @@ def test_the_committed_lock_pins_uv_with_hashed_wheels():
 def test_a_lock_without_uv_is_refused():
     with pytest.raises(SystemExit, match="pins no uv"):
         locked_uv.locked_wheels('version = 1\n\n[[package]]\nname = "jinja2"\nversion = "3.1.6"\n')
+
+
+def test_requirements_txt_holds_the_locked_versions_with_their_hashes():
+    """requirements.txt (for pip: --require-hashes) is uv.lock exported; scripts/lock keeps them in step."""
+    uv = Path(sys.executable).with_name("uv")
+    command = [str(uv), "export", "--frozen", "--no-emit-project", "--all-extras", "--format", "requirements-txt", "--no-header", "--quiet"]
+    exported = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    committed = (ROOT / "requirements.txt").read_text(encoding="utf-8")
+    assert committed.split("\n", 2)[2] == exported, "requirements.txt lags behind uv.lock: run bash scripts/lock"  # less uv's header
+    assert "jinja2==" in committed and "--hash=sha256:" in committed
