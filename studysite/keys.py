@@ -19,16 +19,21 @@ from .model import Content
 from .viewtypes import Page, View
 
 
-def inputs_key(code_root: Path, resource_folders: list[Path], site: object) -> str:
-    """A digest of everything but its own data that any page's bytes depend on: the
-    templates, the UI catalogs, the site-wide data and Studysite's own code."""
-    digest = hashlib.sha256(repr(site).encode())
+def files_digest(code_root: Path, resource_folders: list[Path]) -> str:
+    """A digest of the files every page's bytes depend on: the templates, the UI catalogs
+    and Studysite's own code."""
+    digest = hashlib.sha256()
     code = sorted(code_root.glob("*.py"))
     resources = [path for folder in resource_folders for path in sorted(folder.rglob("*"))]
     for path in [*code, *resources]:
         if path.is_file():
             digest.update(path.as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
+
+
+def inputs_key(files: str, site: object) -> str:
+    """Everything but its own data that any page depends on: those files and the site-wide data."""
+    return hashlib.sha256(f"{files}{site!r}".encode()).hexdigest()
 
 
 def source_digests(content: Content, graph: Graph) -> dict[str, str]:

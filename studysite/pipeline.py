@@ -18,7 +18,7 @@ from .cache import BuildCache, diagnostics_from_json, diagnostics_to_json, files
 from .diagnostics import Location, Report
 from .graph import Graph, build_graph
 from .i18n import load_layered_translations
-from .keys import PageKeys, inputs_key, source_digests
+from .keys import PageKeys, files_digest, inputs_key, source_digests
 from .load import load_documents
 from .markup import ContentHtml, convert_texts, plain_text
 from .model import Content
@@ -198,8 +198,7 @@ def build(options: Options, cache: BuildCache | None = None) -> BuildResult:
     assets = collect_assets(options)
     renderer = make_renderer(options, content, report, assets)
     report.raise_if_errors()
-    resources = [folder for name in ("templates", "locales") for folder in options.layered(name)]
-    page_keys = PageKeys(inputs_key(PACKAGE_ROOT / "studysite", resources, (renderer.site, site)), source_digests(content, loaded.graph))
+    page_keys = PageKeys(inputs_key(renderer.made_from, (renderer.site, site)), source_digests(content, loaded.graph))
     loaded.statuses.all()  # for the status pages: worked out once, before render workers fork
     with SiteWriter(options.out_dir, previous, in_place=True) as writer:
         progress = Progress("Rendering pages", len(loaded.pages), started)
@@ -325,7 +324,7 @@ def remember_build(cache: BuildCache, out_dir: Path, inputs: str, pages: int, la
 def make_renderer(options: Options, content: Content, report: Report, assets: dict) -> Renderer:
     template_dirs = options.layered("templates")
     resources = [folder for name in ("templates", "locales") for folder in options.layered(name)]
-    made_from = inputs_key(PACKAGE_ROOT / "studysite", resources, "compiled templates")
+    made_from = files_digest(PACKAGE_ROOT / "studysite", resources)
     code_caches = template_code_folders(options.content_dir, {lang: f"{lang}-{made_from[:24]}" for lang in content.site.languages})
     environments = {}
     for language in content.site.languages:
@@ -333,7 +332,7 @@ def make_renderer(options: Options, content: Content, report: Report, assets: di
         environments[language] = make_environment(template_dirs, translations, language, code_caches.get(language))
     titles = {lang: text.title for lang, text in content.site.texts.items()}
     info = SiteInfo(content.site.base_url, content.site.languages, titles, {name: path for name, (path, _) in assets.items()}, options.live_reload)
-    return Renderer(environments, info)
+    return Renderer(environments, info, made_from)
 
 
 def load_site_translations(options: Options, language: str, report: Report):

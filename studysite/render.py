@@ -120,9 +120,10 @@ def in_sitemap(page: Page) -> bool:
 
 
 class Renderer:
-    def __init__(self, environments: Mapping[str, jinja2.Environment], site: SiteInfo):
+    def __init__(self, environments: Mapping[str, jinja2.Environment], site: SiteInfo, made_from: str = ""):
         self.environments = environments
         self.site = site
+        self.made_from = made_from  # a digest of the templates, catalogs and code (keys.files_digest)
         self._study_strings: dict[str, Markup] = {}
 
     def render(self, page: Page, view: View) -> str:
