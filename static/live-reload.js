@@ -1,7 +1,8 @@
 /* Live reload, loaded only by `build.py serve` (never part of a built site).
-   The server pushes server-sent events: "ok" with the number of the current build (the page
-   reloads when it changes, and any error overlay goes), or "failed" with the problems of a
-   failed rebuild, shown over the page, each with file:line and hint. */
+   The server pushes server-sent events: "ok" with the number of the current build and the
+   pages it changed (any error overlay goes, and the page reloads when it is among them, or
+   when the list is null: a style sheet or script changed), or "failed" with the problems of
+   a failed rebuild, shown over the page, each with file:line and hint. */
 (function () {
   const OVERLAY_ID = "studysite-build-errors";
 
@@ -55,8 +56,10 @@
   let build = null;
   events.addEventListener("ok", (event) => {
     clearOverlay();
-    if (build !== null && event.data !== build) location.reload();
-    build = event.data;
+    const news = JSON.parse(event.data);
+    const here = location.pathname.replace(/index\.html$/, "");
+    if (build !== null && news.build !== build && (news.changed === null || news.changed.includes(here))) location.reload();
+    build = news.build;
   });
   events.addEventListener("failed", (event) => showOverlay(JSON.parse(event.data)));
 })();

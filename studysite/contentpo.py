@@ -23,7 +23,7 @@ from babel.messages.pofile import PoFileError, read_po
 
 from .diagnostics import Location, Report
 from .i18n import is_valid_language, parse_locale, shown_path
-from .model import Aspect, ComparisonText, Content, QuestionText, Record, TermText, TopicText
+from .model import FIELD_OF_KIND, Aspect, ComparisonText, Content, QuestionText, Record, TermText, TopicText
 
 DOMAIN = "content"
 TEMPLATE_FILE = f"{DOMAIN}.pot"
@@ -68,8 +68,7 @@ def po_path(locales_dir: Path, language: str) -> Path:
 
 def records_of(content: Content) -> list[tuple[str, Record]]:
     """Every record with its kind, in a stable order: by kind, then by id."""
-    by_kind = {"topics": content.topics, "questions": content.questions, "glossary": content.terms, "comparisons": content.comparisons}
-    return [(kind, by_kind[kind][record_id]) for kind in KINDS for record_id in sorted(by_kind[kind])]
+    return [(kind, content.records(kind)[record_id]) for kind in KINDS for record_id in sorted(content.records(kind))]
 
 
 def text_fields(kind: str, text) -> list[tuple[str, str]]:
@@ -257,9 +256,8 @@ def _translate(kind: str, record: Record, source, catalog: ContentCatalog):
 def _with_texts(content: Content, added: Mapping[tuple[str, str], Mapping[str, object]]) -> Content:
     if not added:
         return content
-    attributes = {"topics": "topics", "questions": "questions", "glossary": "terms", "comparisons": "comparisons"}
     changes = {}
-    for kind, attribute in attributes.items():
+    for kind, attribute in FIELD_OF_KIND.items():
         records = getattr(content, attribute)
         changes[attribute] = {
             record_id: dataclasses.replace(record, texts={**record.texts, **added[(kind, record_id)]}) if (kind, record_id) in added else record

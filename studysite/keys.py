@@ -43,15 +43,15 @@ def source_digests(content: Content, graph: Graph) -> dict[str, str]:
     digests = {}
     for kind, records in (("questions", content.questions), ("topics", content.topics), ("glossary", content.terms), ("comparisons", content.comparisons)):
         for record_id, record in records.items():
-            digests[f"{kind}/{record_id}"] = _digest(record)
+            digests[f"{kind}/{record_id}"] = source_digest(record)
     for language, matcher in graph.matchers.items():
-        digests[f"terms:{language}"] = _digest(sorted(matcher.names.items()))
+        digests[f"terms:{language}"] = source_digest(sorted(matcher.names.items()))
     for language, lg in graph.languages.items():
-        digests[f"glossary:{language}"] = _digest([(t, content.terms[t].texts[text_lang].term, text_lang) for t, text_lang in lg.edition.terms.items()])
+        digests[f"glossary:{language}"] = source_digest([(t, content.terms[t].texts[text_lang].term, text_lang) for t, text_lang in lg.edition.terms.items()])
     return digests
 
 
-def _digest(value: object) -> str:
+def source_digest(value: object) -> str:
     return hashlib.sha256(repr(value).encode()).hexdigest()
 
 

@@ -97,6 +97,7 @@ class Comparison:
 
 
 Record = Topic | Question | Term | Comparison
+FIELD_OF_KIND = {"topics": "topics", "questions": "questions", "glossary": "terms", "comparisons": "comparisons"}  # content folder -> Content field
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,10 @@ class Content:
     questions: Mapping[str, Question]
     terms: Mapping[str, Term]
     comparisons: Mapping[str, Comparison]
+
+    def records(self, kind: str) -> Mapping[str, Record]:
+        """The records of a content folder ("glossary" holds the terms)."""
+        return getattr(self, FIELD_OF_KIND[kind])
 
 
 def answer_letter(index: int) -> str:

@@ -9,6 +9,8 @@ import re
 import shutil
 import sys
 import time
+from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -74,6 +76,22 @@ class LoadedSite:
     pages: list[Page]
     report: Report
     statuses: TranslationStatus  # worked out when first asked for
+    catalogs: Mapping[str, contentpo.ContentCatalog]  # the content.po of each site language but the default
+    supplied: frozenset[tuple[str, str, str]]  # (kind, id, language) of what content.po translates
+    views: ViewBuilder  # what planned the pages, and makes their view models
+
+
+@dataclass(frozen=True)
+class BuiltSite:
+    """What a build made, for serve to apply edits to (quickedit.py): the model, the
+    renderer, the page keys and the output's manifest."""
+
+    options: Options
+    loaded: LoadedSite
+    renderer: Renderer
+    keys: PageKeys
+    files: Mapping[str, str]  # path -> sha256 of every file written
+    inputs: Mapping[str, str]  # path -> key of every page rendered
 
 
 @dataclass(frozen=True)
@@ -83,6 +101,17 @@ class BuildResult:
     languages: int
     seconds: float
     report: Report
+    site: BuiltSite | None = None  # None when nothing had changed and nothing was loaded
+    changed_files: frozenset[str] = frozenset()
+
+
+class Superseded(Exception):
+    """A newer edit came while a build ran: its output would be stale, so it is not committed."""
+
+
+# Called with what a build made, around its commit: it may raise Superseded (serve holds
+# its output lock there and checks that no edit came since the build began).
+CommitGuard = Callable[[BuiltSite], AbstractContextManager]
 
 
 class Progress:
@@ -123,20 +152,23 @@ def load(options: Options, report: Report, cache: BuildCache | None = None) -> L
     documents = load_documents(options.content_dir, report, cache.parsed if cache is not None else None)
     base_url = urls.normalize_base_url(options.base_url) if options.base_url else ""
     po_catalogs = contentpo.read_content_catalogs(options.site_root / "locales", report)
-    content = validate_content(documents, report, base_url, frozenset(contentpo.supplied(po_catalogs)), cache.validated if cache is not None else None)
+    supplied = frozenset(contentpo.supplied(po_catalogs))
+    content = validate_content(documents, report, base_url, supplied, cache.validated if cache is not None else None)
     report.raise_if_errors()
     assert content is not None  # a missing or broken site.yaml is an error
-    content, coverage = contentpo.apply_translations(content, contentpo.site_catalogs(po_catalogs, content.site.languages, report), report)
+    catalogs = contentpo.site_catalogs(po_catalogs, content.site.languages, report)
+    content, coverage = contentpo.apply_translations(content, catalogs, report)
     report.raise_if_errors()
     statuses = TranslationStatus(documents, content, options.content_dir, options.layered("templates"), options.layered("locales"), coverage, cache)
     del documents  # the YAML nodes are the largest thing held; the records have all they said
     jobs = options.jobs or available_cpus()
     content_html = convert_texts(content, report, cache, jobs)
     graph = build_graph(content, content_html, jobs, cache)
-    pages = ViewBuilder(content, content_html, graph, statuses).pages()
+    views = ViewBuilder(content, content_html, graph, statuses)
+    pages = views.pages()
     check_unique_paths(pages, report)
     report.raise_if_errors()
-    return LoadedSite(content, content_html, graph, pages, report, statuses)
+    return LoadedSite(content, content_html, graph, pages, report, statuses, catalogs, supplied, views)
 
 
 def check_unique_paths(pages: list[Page], report: Report) -> None:
@@ -181,7 +213,7 @@ def collect_assets(options: Options) -> dict[str, tuple[str, bytes]]:
     return assets
 
 
-def build(options: Options, cache: BuildCache | None = None) -> BuildResult:
+def build(options: Options, cache: BuildCache | None = None, guard: CommitGuard | None = None) -> BuildResult:
     """Both phases; the output changes only when the whole build succeeded. A build whose
     inputs and output are as the cache saw them after the previous build does nothing."""
     started = time.perf_counter()
@@ -193,33 +225,41 @@ def build(options: Options, cache: BuildCache | None = None) -> BuildResult:
     previous = check_output_folder(options.out_dir, options.source_folders)
     report = Report(strict=options.strict)
     loaded = load(options, report, cache)
-    content = loaded.content
-    site = content.site
     assets = collect_assets(options)
-    renderer = make_renderer(options, content, report, assets)
+    renderer = make_renderer(options, loaded.content, report, assets)
     report.raise_if_errors()
-    page_keys = PageKeys(inputs_key(renderer.made_from, (renderer.site, site)), source_digests(content, loaded.graph))
+    page_keys = PageKeys(inputs_key(renderer.made_from, (renderer.site, loaded.content.site)), source_digests(loaded.content, loaded.graph))
     loaded.statuses.all()  # for the status pages: worked out once, before render workers fork
     with SiteWriter(options.out_dir, previous, in_place=True) as writer:
-        progress = Progress("Rendering pages", len(loaded.pages), started)
-        render_pages(writer, renderer, loaded.pages, options.jobs or available_cpus(), page_keys, progress.show)
-        progress.clear()
-        for path, data in assets.values():
-            writer.write(path, data)
-        if options.preview:
-            keep_made_after_the_pages(writer, previous)
-        else:
-            anki.write_decks(writer, anki.DeckSource(content, loaded.content_html, anki.file_times(options.content_dir)), loaded.graph, renderer.environments)
-            for name, sitemap in renderer.render_sitemap(loaded.pages).items():
-                writer.write(name, sitemap.encode("utf-8"))
-        writer.write("robots.txt", f"User-agent: *\nAllow: /\nSitemap: {urls.absolute(site.base_url, urls.SITEMAP)}\n".encode())
-        writer.write(".nojekyll", b"")
-        write_offline_files(writer, loaded, renderer)
-        if options.search and not options.preview:
-            index_search(writer, options.out_dir, previous, site.languages)
-        writer.commit()
-    remember_build(cache, options.out_dir, inputs, len(loaded.pages), len(site.languages), report)
-    return BuildResult(len(loaded.pages), writer.changed, len(site.languages), time.perf_counter() - started, report)
+        write_site(writer, options, loaded, renderer, page_keys, assets, started)
+        built = BuiltSite(options, loaded, renderer, page_keys, dict(writer.written), dict(writer.inputs))
+        with guard(built) if guard is not None else nullcontext():
+            writer.commit()
+            remember_build(cache, options.out_dir, inputs, len(loaded.pages), len(loaded.content.site.languages), report)
+    changed = frozenset(path for path in {*writer.written, *previous.files} if writer.written.get(path) != previous.files.get(path))
+    return BuildResult(len(loaded.pages), writer.changed, len(loaded.content.site.languages), time.perf_counter() - started, report, built, changed)
+
+
+def write_site(writer: SiteWriter, options: Options, loaded: LoadedSite, renderer: Renderer, page_keys: PageKeys, assets: dict, started: float) -> None:
+    """Every file of the site into the writer: the pages whose keys changed, the assets, the
+    decks and sitemaps (a preview keeps the previous ones), the offline files and the search index."""
+    content, previous = loaded.content, writer.previous
+    progress = Progress("Rendering pages", len(loaded.pages), started)
+    render_pages(writer, renderer, loaded.pages, options.jobs or available_cpus(), page_keys, progress.show)
+    progress.clear()
+    for path, data in assets.values():
+        writer.write(path, data)
+    if options.preview:
+        keep_made_after_the_pages(writer, previous)
+    else:
+        anki.write_decks(writer, anki.DeckSource(content, loaded.content_html, anki.file_times(options.content_dir)), loaded.graph, renderer.environments)
+        for name, sitemap in renderer.render_sitemap(loaded.pages).items():
+            writer.write(name, sitemap.encode("utf-8"))
+    writer.write("robots.txt", f"User-agent: *\nAllow: /\nSitemap: {urls.absolute(content.site.base_url, urls.SITEMAP)}\n".encode())
+    writer.write(".nojekyll", b"")
+    write_offline_files(writer, loaded, renderer)
+    if options.search and not options.preview:
+        index_search(writer, options.out_dir, previous, content.site.languages)
 
 
 def write_offline_files(writer: SiteWriter, loaded: LoadedSite, renderer: Renderer) -> None:
@@ -254,10 +294,11 @@ def keep_made_after_the_pages(writer: SiteWriter, previous: Manifest) -> None:
 
 
 def languages_to_index(writer: SiteWriter, previous: Manifest) -> set[str]:
-    """The languages whose indexed pages changed since the previous build, or whose index a
-    preview kept though they had."""
+    """The languages whose indexed pages changed since the previous build (in it or by quick
+    edits since), or whose index a preview kept though they had."""
     written, old = writer.written, previous.files
     changed = {path.split("/", 1)[0] for path in set(written) | set(old) if search.is_indexed(path) and written.get(path) != old.get(path)}
+    changed |= {path.split("/", 1)[0] for path in previous.pending if search.is_indexed(path)}
     behind = {path.split("/")[1] for path, key in previous.inputs.items() if key == INDEX_BEHIND and path.startswith(urls.SEARCH_INDEX_FOLDER + "/")}
     return changed | behind
 

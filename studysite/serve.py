@@ -12,11 +12,14 @@ fixed. A rebuild that fails, for whatever reason, leaves the previous site serve
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import gc
 import http.server
 import json
 import sys
 import threading
+import time
 import traceback
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -25,14 +28,18 @@ import watchfiles
 
 from . import pipeline
 from .cache import BuildCache, open_cache
-from .diagnostics import ContentError, Report, built_summary, print_failure, print_report
+from .diagnostics import ContentError, Report, built_summary, plural, print_failure, print_report
+from .quickedit import LiveSite
 
 RELOAD_PATH = "/__reload"  # the build number as text, for scripts
 EVENTS_PATH = "/__events"
 SCRIPT_PATH = "/__live-reload.js"
 SCRIPT_NAME = "live-reload.js"
 KEEP_ALIVE_SECONDS = 15
-DEBOUNCE_MS = 20
+DEBOUNCE_MS = 20  # the longest a burst of file events is gathered
+STEP_MS = 5  # the quiet after an event that ends a burst
+QUIET_SECONDS = 1.0  # the build that follows quick edits waits for a pause this long
+BUILT, FAILED, SUPERSEDED = "built", "failed", "superseded"  # how a build in serve ended
 
 
 @dataclass
@@ -42,11 +49,13 @@ class LiveState:
     build: int = 0
     problems: list[dict] = field(default_factory=list)
     changed: threading.Condition = field(default_factory=threading.Condition)
+    pages: list[str] | None = None  # the URLs of the pages the last build changed; None: any page may have
 
-    def succeeded(self) -> None:
+    def succeeded(self, pages: list[str] | None = None) -> None:
         with self.changed:
             self.build += 1
             self.problems = []
+            self.pages = pages
             self.changed.notify_all()
 
     def failed(self, problems: list[dict]) -> None:
@@ -64,7 +73,7 @@ class LiveState:
     def event(self) -> bytes:
         if self.problems:
             return b"event: failed\ndata: " + json.dumps(self.problems).encode() + b"\n\n"
-        return f"event: ok\ndata: {self.build}\n\n".encode()
+        return b"event: ok\ndata: " + json.dumps({"build": self.build, "changed": self.pages}).encode() + b"\n\n"
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
@@ -139,36 +148,120 @@ def problems_of(error: BaseException) -> list[dict]:
 
 
 class Rebuilds:
-    """The session's builds, one at a time. An edit gets a preview build (pages only, pushed
-    to the open pages at once); the decks, search index and sitemaps, which take seconds,
-    are brought up to date when one of their files is asked for."""
+    """The session's builds. An edit of records' text is applied at once to the model kept
+    from the last build (quickedit.py); any other edit gets a preview build (pages only).
+    Either is pushed to the open pages that changed. Once the edits pause, a preview build
+    follows in the background, for the pages a quick edit leaves (status, offline lists);
+    it is not committed if another edit came meanwhile. The decks, search index and
+    sitemaps are brought up to date when one of their files is asked for."""
 
     def __init__(self, options: pipeline.Options, cache: BuildCache, state: LiveState):
         self.options, self.cache, self.state = options, cache, state
-        self.lock = threading.Lock()
+        self.building = threading.Lock()  # one build at a time
+        self.output = threading.Lock()  # the output folder, the kept model and the count of edits
+        self.edits = 0  # a build begun before the latest edit is stale
+        self.last_edit = 0.0
+        self.live: LiveSite | None = None
         self.behind = False  # the decks, search index and sitemaps lag behind the pages
+        self.follow_up = threading.Event()
 
-    def after_edit(self) -> None:
-        with self.lock:
-            if rebuild(replace(self.options, preview=True), self.cache, self.state):
+    def start(self) -> None:
+        """The first build, then the thread that runs the builds that follow quick edits."""
+        self.build(self.options)
+        threading.Thread(target=self._follow_ups, daemon=True).start()
+        if self.live is None:  # nothing had changed: the model comes from the first follow-up
+            self.follow_up.set()
+
+    def after_edit(self, changed: list[Path]) -> None:
+        started = time.perf_counter()
+        with self.output:
+            self.edits += 1
+            self.last_edit = time.monotonic()
+            written = self._quick_edit(changed)
+        if written is None:
+            if self.build(replace(self.options, preview=True)) == BUILT:
                 self.behind = True
+            return
+        if written:
+            self.behind = True
+            print(f"Updated {plural(len(written), 'file')} in {time.perf_counter() - started:.3f} s.", flush=True)
+            self.state.succeeded(reloads(written))
+        self.follow_up.set()
+
+    def _quick_edit(self, changed: list[Path]) -> list[str] | None:
+        """The files a quick edit wrote, or None when the edit needs a build."""
+        if self.live is None or self.state.problems:
+            return None
+        try:
+            return self.live.edit(changed)
+        except Exception:  # whatever stops it, the build that follows does the edit
+            return None
 
     def before_serving(self, path: str) -> None:
         """Bring the decks, search index and sitemaps up to date before one of their files is served."""
         if not self.behind or not pipeline.made_after_the_pages(path.lstrip("/")):
             return
-        with self.lock:
-            if self.behind and rebuild(self.options, self.cache, self.state, announce=False):
-                self.behind = False
+        for _attempt in range(3):  # an edit may come while it builds
+            outcome = self.build(self.options, announce=False)
+            if outcome != SUPERSEDED:
+                self.behind = outcome != BUILT
+                return
+
+    def build(self, options: pipeline.Options, announce: bool = True) -> str:
+        """A whole build, committed only if no edit came while it ran. The objects that
+        outlive it (the kept model) are then frozen out of the garbage collector's scans,
+        which would otherwise pause a quick edit for a second on a large site."""
+        with self.building:
+            with self.output:
+                edits = self.edits
+            gc.unfreeze()
+            try:
+                return rebuild(options, self.cache, self.state, announce, functools.partial(self._unless_superseded, edits))
+            finally:
+                gc.freeze()
+
+    @contextlib.contextmanager
+    def _unless_superseded(self, edits: int, built: pipeline.BuiltSite):
+        with self.output:
+            if self.edits != edits:
+                raise pipeline.Superseded()
+            yield
+            self.live = LiveSite(built)
+
+    def _follow_ups(self) -> None:
+        while True:
+            self.follow_up.wait()
+            quiet = QUIET_SECONDS - (time.monotonic() - self.last_edit)
+            if quiet > 0:
+                time.sleep(quiet)
+                continue
+            self.follow_up.clear()
+            if self.build(replace(self.options, preview=True), announce=False) == BUILT:
+                self.behind = True
 
 
-def rebuild(options: pipeline.Options, cache: BuildCache, state: LiveState, announce: bool = True) -> bool:
-    """Build once; report the outcome on the terminal and, if announce, to the pages
-    (problems always). Never raises."""
+def reloads(changed) -> list[str] | None:
+    """The URLs of the pages that changed, for the open pages to reload only if they are
+    among them; None when all should (a style sheet or script changed)."""
+    pages = []
+    for path in changed:
+        if path.endswith(".html"):
+            pages.append("/" + path.removesuffix("index.html"))
+        elif path.startswith("assets/"):
+            return None
+    return pages
+
+
+def rebuild(options: pipeline.Options, cache: BuildCache, state: LiveState, announce: bool = True, guard: pipeline.CommitGuard | None = None) -> str:
+    """Build once: BUILT, FAILED or SUPERSEDED (an edit came while it ran, so it was not
+    committed and reports nothing). Report the outcome on the terminal and, if announce or
+    pages changed, to the pages (problems always). Never raises."""
     try:
-        result = pipeline.build(options, cache)
+        result = pipeline.build(options, cache, guard)
     except KeyboardInterrupt:
         raise
+    except pipeline.Superseded:
+        return SUPERSEDED
     except Exception as error:  # any failure: report it and keep serving the previous site
         if isinstance(error, ContentError):
             print_failure(error.diagnostics, sys.stderr)  # as `build` prints them
@@ -177,12 +270,13 @@ def rebuild(options: pipeline.Options, cache: BuildCache, state: LiveState, anno
             traceback.print_exc(limit=-3)
         print("Still serving the previous site.", file=sys.stderr)
         state.failed(problems_of(error))
-        return False
+        return FAILED
     print_report(result.report, sys.stderr)
     print(built_summary(result.pages, result.languages, result.seconds, result.changed, len(result.report.warnings)), flush=True)
-    if announce or state.problems:
-        state.succeeded()
-    return True
+    pages = reloads(result.changed_files)
+    if announce or state.problems or pages is None or pages:
+        state.succeeded(pages)
+    return BUILT
 
 
 def live_script(options: pipeline.Options) -> bytes:
@@ -196,9 +290,9 @@ def serve(options: pipeline.Options, port: int) -> int:
     options = replace(options, base_url=f"http://127.0.0.1:{port}/", live_reload=True)
     cache, state = open_cache(options.content_dir), LiveState()
     cache.parsed, cache.validated = {}, {}  # content files parsed and read once, then again only when their bytes change
-    rebuild(options, cache, state)  # when it fails, the previous site (if any) is served with the problems
-    options = replace(options, jobs=1)  # later rebuilds render few pages; no forking beside the server thread
     rebuilds = Rebuilds(options, cache, state)
+    rebuilds.start()  # when the first build fails, the previous site (if any) is served with the problems
+    rebuilds.options = replace(options, jobs=1)  # later rebuilds render few pages; no forking beside the server thread
     handler = type("Handler", (_Handler,), {"state": state, "script": live_script(options), "rebuilds": rebuilds})
     server = http.server.ThreadingHTTPServer(("127.0.0.1", port), functools.partial(handler, directory=str(options.out_dir)))
     server.daemon_threads = True
@@ -206,8 +300,8 @@ def serve(options: pipeline.Options, port: int) -> int:
     print(f"Serving {options.out_dir} at http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C to stop)", flush=True)
     folders = [folder for folder in options.source_folders if folder.is_dir()]
     try:
-        for _changes in watchfiles.watch(*folders, debounce=DEBOUNCE_MS, step=10):
-            rebuilds.after_edit()
+        for changes in watchfiles.watch(*folders, debounce=DEBOUNCE_MS, step=STEP_MS):
+            rebuilds.after_edit([Path(path) for _change, path in changes])
     except KeyboardInterrupt:
         print("Stopped.")
     finally:

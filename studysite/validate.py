@@ -151,6 +151,17 @@ def validate_content(
     return Content(site=site, topics=records["topics"], questions=records["questions"], terms=records["glossary"], comparisons=records["comparisons"])
 
 
+def validate_record(document: Document, report: Report, languages: tuple[str, ...], supplied: frozenset = frozenset()):
+    """The record of one content file, by every rule that needs no other file, or None. For
+    a file whose references did not change (quickedit.py checks that): they are not checked."""
+    validator = _RecordValidator(report, languages, supplied)
+    parsed = validator.record(document)
+    if parsed is None:
+        return None
+    validator.check(parsed)
+    return _build(parsed)
+
+
 class _RecordValidator:
     def __init__(self, report: Report, languages: tuple[str, ...], supplied: frozenset = frozenset()):
         self.report = report
@@ -267,12 +278,16 @@ class _RecordValidator:
                 hint = did_you_mean(reference.target, known) or f"{noun}s are the files in {reference.kind}/"
                 self.report.error(reference.location, f"ref.unknown-{noun}", f"unknown {noun} '{reference.target}'", hint)
         for item in parsed:
-            self._check_translations(item)
-            if item.kind is QUESTIONS:
-                self._check_choices(item)
-            elif item.kind is COMPARISONS:
-                self._check_aspects(item)
+            self.check(item)
         return {folder: {i: r for i, p in items.items() for r in [_build(p)] if r is not None} for folder, items in by_kind.items()}
+
+    def check(self, item: _Parsed) -> None:
+        """The rules of a record that need no other file."""
+        self._check_translations(item)
+        if item.kind is QUESTIONS:
+            self._check_choices(item)
+        elif item.kind is COMPARISONS:
+            self._check_aspects(item)
 
     def _check_translations(self, item: _Parsed) -> None:
         for language in self.languages:

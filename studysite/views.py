@@ -8,7 +8,7 @@ practice, topic, comparison; the term page in termview.py); siteviews.py makes t
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 from functools import partial
 
@@ -62,6 +62,17 @@ class ViewBuilder(termview.TermPage, siteviews.SitePages):
         self._sorted_terms: dict[str, list[tuple[str, Link]]] = {}
         self._linked_questions: dict[tuple[str, str], tuple[Markup, ...]] = {}
         self._plain_questions: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {}
+
+    def with_edits(self, content: Content, content_html: ContentHtml, edited: Mapping[str, Collection[str]]) -> ViewBuilder:
+        """A builder of the content after an edit that kept the graph as it was (quickedit.py),
+        with what this one made once but for the edited records (ids by kind)."""
+        builder = ViewBuilder(content, content_html, self.graph, self.statuses)
+        builder._links = {key: link for key, link in self._links.items() if key[2] not in edited.get(key[1], ())}
+        builder._sorted_terms = {} if edited.get("glossary") else self._sorted_terms
+        questions = edited.get("questions", ())
+        builder._linked_questions = {key: text for key, text in self._linked_questions.items() if key[0] not in questions}
+        builder._plain_questions = {key: text for key, text in self._plain_questions.items() if key[0] not in questions}
+        return builder
 
     # -- text helpers -------------------------------------------------------------
 
@@ -158,7 +169,18 @@ class ViewBuilder(termview.TermPage, siteviews.SitePages):
         language = lg.edition.language
         path, context = urls.record(kind, language, record_id), partial(view, lg, record_id)
         return Page(
-            path, template, language, title, context, alternates, sources, description=about, fallbacks=fallbacks, keyed_by_sources=True, work_group=work_group
+            path,
+            template,
+            language,
+            title,
+            context,
+            alternates,
+            sources,
+            description=about,
+            fallbacks=fallbacks,
+            keyed_by_sources=True,
+            work_group=work_group,
+            record=record_id,
         )
 
     # -- pages --------------------------------------------------------------------
@@ -167,19 +189,36 @@ class ViewBuilder(termview.TermPage, siteviews.SitePages):
         """Every page of the site: its own, then each language's, then the record pages."""
         pages = [self.language_chooser(), self.not_found()]
         for lg in self.graph.languages.values():
-            pages.append(self.home(lg))
-            pages.append(self.glossary(lg))
-            pages.append(self.search(lg))
-            pages.append(self.status(lg))
-            pages.append(self.review(lg))
-            pages.append(self.downloads(lg))
-            pages.append(self.offline_page(lg))
+            pages.extend(self.language_pages(lg))
             pages.extend(self.topic(lg, t) for t in lg.edition.topics)
             pages.extend(self.practice(lg, t) for t in lg.edition.topics if lg.questions_by_topic[t])
             pages.extend(self.question(lg, q) for q in lg.edition.questions)
             pages.extend(self.term(lg, t) for t in lg.edition.terms)
             pages.extend(self.comparison(lg, c) for c in lg.edition.comparisons)
-        return [page if page.description else replace(page, description=self.site_description(page.language)) for page in pages]
+        return [self._described(page) for page in pages]
+
+    def language_pages(self, lg: LanguageGraph) -> list[Page]:
+        """The pages of a language that are no record's."""
+        return [self.home(lg), self.glossary(lg), self.search(lg), self.status(lg), self.review(lg), self.downloads(lg), self.offline_page(lg)]
+
+    def _described(self, page: Page) -> Page:
+        return page if page.description else replace(page, description=self.site_description(page.language))
+
+    def page_again(self, page: Page) -> Page:
+        """A page of pages() that shows records, planned anew from this builder's content; for
+        serve, which renders again just the pages an edit changed (quickedit.py)."""
+        lg = self.graph.languages[page.language]
+        plans = {
+            "question.html": self.question,
+            "topic.html": self.topic,
+            "term.html": self.term,
+            "comparison.html": self.comparison,
+            "practice.html": self.practice,
+            "home.html": lambda lg, _: self.home(lg),
+            "glossary.html": lambda lg, _: self.glossary(lg),
+            "review.html": lambda lg, _: self.review(lg),
+        }
+        return self._described(plans[page.template](lg, page.record))
 
     def topic(self, lg: LanguageGraph, topic_id: str) -> Page:
         text_lang = lg.edition.topics[topic_id]
@@ -265,7 +304,8 @@ class ViewBuilder(termview.TermPage, siteviews.SitePages):
         sources = (f"topics/{topic_id}", *(f"questions/{q}" for q in question_ids), *terms, *names)
         title = self.topic_link(lg, topic_id).label
         path = urls.record("practice", language, topic_id)
-        return Page(path, "practice.html", language, title, view, alternates, sources, keyed_by_sources=True, work_group=f"{language}/{topic_id}")
+        group = f"{language}/{topic_id}"
+        return Page(path, "practice.html", language, title, view, alternates, sources, keyed_by_sources=True, work_group=group, record=topic_id)
 
     def term(self, lg: LanguageGraph, term_id: str) -> Page:
         language, text_lang = lg.edition.language, lg.edition.terms[term_id]

@@ -47,6 +47,7 @@ class Page:
     fallbacks: frozenset[str] = frozenset()  # languages whose version shows another language's text
     keyed_by_sources: bool = False  # its view model reads nothing but its sources and the site
     work_group: str = ""  # pages that share work (a topic's questions and its practice page) are rendered by one process
+    record: str = ""  # a record page's record (a practice page's topic): the id it is planned again by
 
 
 @dataclass(frozen=True)

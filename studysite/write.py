@@ -20,6 +20,8 @@ from pathlib import Path
 
 MARKER = ".studysite"
 TEMP_MARKER = ".studysite-partial"
+PENDING = ".studysite-pending"  # the files quick edits replaced since the manifest was written
+PARTIAL_SUFFIX = ".studysite-partial"  # a file being written beside the one it replaces
 
 
 class OutputError(Exception):
@@ -38,10 +40,13 @@ class Manifest:
     files: dict[str, str] = field(default_factory=dict)
     inputs: dict[str, str] = field(default_factory=dict)
     present: frozenset[str] | None = None  # the files found in the folder, when it was looked through
+    pending: frozenset[str] = frozenset()  # the files quick edits replaced since it was written
 
 
 def read_manifest(folder: Path) -> Manifest | None:
-    """The manifest of a Studysite folder, or None if it is not one."""
+    """The manifest of a Studysite folder, or None if it is not one. The files that quick
+    edits replaced since it was written are taken as they now are, with no key: the next
+    build renders them again and compares."""
     try:
         data = json.loads((folder / MARKER).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -50,7 +55,61 @@ def read_manifest(folder: Path) -> Manifest | None:
     if not isinstance(files, dict):
         return None
     inputs = data.get("inputs")
-    return Manifest(files, inputs if isinstance(inputs, dict) else {})
+    inputs = inputs if isinstance(inputs, dict) else {}
+    try:
+        pending = set((folder / PENDING).read_text(encoding="utf-8").splitlines())
+    except OSError:
+        return Manifest(files, inputs)
+    replaced = {path: _file_digest(folder / path) for path in pending}
+    partial = {path + PARTIAL_SUFFIX: "" for path in pending}  # left by a quick edit stopped while writing
+    inputs = {path: key for path, key in inputs.items() if path not in pending}
+    return Manifest(files | replaced | partial | {PENDING: ""}, inputs, pending=frozenset(pending))
+
+
+def _file_digest(path: Path) -> str:
+    try:
+        return _digest(path.read_bytes())
+    except OSError:
+        return ""
+
+
+class FileReplacer:
+    """Writes pages straight into a built folder (serve's quick edits), each in one step.
+    The manifest is left as the last build wrote it: each file replaced is listed as
+    pending, and the next build takes it as it is then (read_manifest)."""
+
+    def __init__(self, out_dir: Path, files: dict[str, str], inputs: dict[str, str], pending: set[str]):
+        self.out_dir = out_dir
+        self.files, self.inputs = dict(files), dict(inputs)
+        self.pending = pending  # the files listed as pending already
+        self.written: list[str] = []
+
+    def write(self, path: str, data: bytes, key: str) -> None:
+        """A page and the key it was made from; written only when its bytes changed."""
+        self.inputs[path] = key
+        digest = _digest(data)
+        if self.files.get(path) == digest:
+            return
+        if path not in self.pending:
+            with open(self.out_dir / PENDING, "a", encoding="utf-8") as pending:
+                pending.write(path + "\n")
+            self.pending.add(path)
+        target = self.out_dir / path
+        partial = target.with_name(target.name + PARTIAL_SUFFIX)
+        partial.write_bytes(data)
+        os.replace(partial, target)
+        self.files[path] = digest
+        self.written.append(path)
+
+
+def _manifest_text(files: dict[str, str], inputs: dict[str, str]) -> str:
+    return json.dumps({"generator": "studysite", "files": files, "inputs": inputs}, sort_keys=True)
+
+
+def _write_manifest(out_dir: Path, files: dict[str, str], inputs: dict[str, str], staging: Path) -> None:
+    temporary = staging / MARKER
+    temporary.write_text(_manifest_text(files, inputs), encoding="utf-8")
+    os.replace(temporary, out_dir / MARKER)
 
 
 def check_output_folder(out_dir: Path, protected: list[Path]) -> Manifest:
@@ -198,14 +257,10 @@ class SiteWriter:
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
-    def _manifest_text(self, files: dict[str, str], inputs: dict[str, str]) -> str:
-        manifest = {"generator": "studysite", "files": dict(sorted(files.items())), "inputs": dict(sorted(inputs.items()))}
-        return json.dumps(manifest, indent=0, sort_keys=True)
-
     def _swap(self) -> None:
         if self.in_place:
             return self._update_in_place()
-        (self.temp_dir / MARKER).write_text(self._manifest_text(self.written, self.inputs), encoding="utf-8")
+        (self.temp_dir / MARKER).write_text(_manifest_text(self.written, self.inputs), encoding="utf-8")
         (self.temp_dir / TEMP_MARKER).unlink()
         old = self.out_dir.parent / f".{self.out_dir.name}.old-{os.getpid()}"
         if self.out_dir.exists():
@@ -225,7 +280,7 @@ class SiteWriter:
         staged = sorted(_files_below(self.temp_dir) - {TEMP_MARKER})
         removed = sorted(set(self.previous.files) - set(self.written))
         unknown = dict.fromkeys(staged, "")
-        self._replace_manifest({**self.previous.files, **unknown}, {p: k for p, k in self.previous.inputs.items() if p not in unknown})
+        _write_manifest(self.out_dir, {**self.previous.files, **unknown}, {p: k for p, k in self.previous.inputs.items() if p not in unknown}, self.temp_dir)
         for path in staged:
             target = self.out_dir / path
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -233,12 +288,8 @@ class SiteWriter:
         for path in removed:
             (self.out_dir / path).unlink(missing_ok=True)
             _remove_empty_folders((self.out_dir / path).parent, self.out_dir)
-        self._replace_manifest(self.written, self.inputs)
-
-    def _replace_manifest(self, files: dict[str, str], inputs: dict[str, str]) -> None:
-        temporary = self.temp_dir / MARKER
-        temporary.write_text(self._manifest_text(files, inputs), encoding="utf-8")
-        os.replace(temporary, self.out_dir / MARKER)
+        _write_manifest(self.out_dir, self.written, self.inputs, self.temp_dir)
+        (self.out_dir / PENDING).unlink(missing_ok=True)
 
 
 def _remove_empty_folders(folder: Path, root: Path) -> None:

@@ -95,7 +95,7 @@ def test_pages_get_the_live_reload_script_only_when_served(server):
 
 def test_an_edit_is_pushed_a_problem_shown_and_cleared_and_the_result_equals_a_clean_build(server, tmp_path):
     content = tmp_path / "content"
-    assert server.wait_event("ok") == "1"
+    assert json.loads(server.wait_event("ok"))["build"] == 1
     question = content / "questions/gpu-role.yaml"
     original = question.read_text(encoding="utf-8")
     question.write_text(original.replace("topic: basics\n", BROKEN_TOPIC), encoding="utf-8")
@@ -105,8 +105,13 @@ def test_an_edit_is_pushed_a_problem_shown_and_cleared_and_the_result_equals_a_c
     (content / "questions/.gpu-role.yaml.swp").write_bytes(b"\x00swap")  # editors' files are no content
     (content / "questions/.gpu-role.yaml.swp").unlink()
     question.write_text(original.replace("Rekenen", "Parallel rekenen"), encoding="utf-8")
-    assert int(server.wait_event("ok")) >= 2
+    assert json.loads(server.wait_event("ok"))["build"] >= 2
     assert "Parallel rekenen" in server.get("/nl/questions/gpu-role/")
+    # An edit of text alone is applied to the kept model and pushed with the pages it changed.
+    question.write_text(original.replace("Rekenen", "Snel rekenen"), encoding="utf-8")
+    changed = json.loads(server.wait_event("ok", lambda data: "/nl/questions/gpu-role/" in (json.loads(data)["changed"] or ())))["changed"]
+    assert "Snel rekenen" in server.get("/nl/questions/gpu-role/")
+    assert "/nl/topics/basics/" not in changed and "/nl/" not in changed
     # An edit rebuilds the pages at once; the deck and search index follow when asked for.
     deck = next(server.out.glob("nl/downloads/*.apkg"))
     before = deck.read_bytes()
@@ -118,13 +123,18 @@ def test_an_edit_is_pushed_a_problem_shown_and_cleared_and_the_result_equals_a_c
     assert served == {p.relative_to(clean): p.read_bytes() for p in clean.rglob("*") if p.is_file() and p.name != ".studysite"}
 
 
+def test_the_open_pages_reload_when_they_changed_or_a_style_or_script_did():
+    assert serve.reloads(["nl/questions/q/index.html", "index.html", "nl/downloads/deck.apkg", "pagefind/nl/x.pf_index"]) == ["/nl/questions/q/", "/"]
+    assert serve.reloads(["nl/questions/q/index.html", "assets/style.0123456789.css"]) is None
+
+
 def test_any_failing_rebuild_is_reported_and_serving_goes_on(monkeypatch, tmp_path, capsys):
-    def broken(options, cache=None):
+    def broken(options, cache=None, guard=None):
         raise RuntimeError("disk on fire")
 
     monkeypatch.setattr(pipeline, "build", broken)
     state = serve.LiveState()
-    assert serve.rebuild(pipeline.Options(out_dir=tmp_path / "site"), None, state) is False
+    assert serve.rebuild(pipeline.Options(out_dir=tmp_path / "site"), None, state) == serve.FAILED
     assert state.problems == [{"where": "build", "severity": "error", "message": "RuntimeError: disk on fire", "hint": ""}]
     assert b"event: failed" in state.event()
     assert "disk on fire" in capsys.readouterr().err
@@ -135,7 +145,7 @@ def test_a_failed_rebuild_is_printed_as_build_prints_it(make_content, tmp_path, 
     built = run_cli("build", "--content", content, "--out", tmp_path / "built", "--no-search")
     assert built.status == 1 and "  hint: did you mean 'basics'?" in built.err
     options = pipeline.Options(content_dir=content, out_dir=tmp_path / "served", search=False)
-    assert serve.rebuild(options, open_cache(content), serve.LiveState()) is False
+    assert serve.rebuild(options, open_cache(content), serve.LiveState()) == serve.FAILED
     assert capsys.readouterr().err == built.err + "Still serving the previous site.\n"
 
 
@@ -144,7 +154,7 @@ def test_a_rebuild_prints_its_warnings_and_summary_as_build_does(make_content, t
     built = run_cli("build", "--content", content, "--out", tmp_path / "built", "--no-search")
     assert built.status == 0 and "warning: term 'gpu' has no 'fr' text [translation.missing]" in built.err
     options = pipeline.Options(content_dir=content, out_dir=tmp_path / "served", search=False)
-    assert serve.rebuild(options, open_cache(content), serve.LiveState()) is True
+    assert serve.rebuild(options, open_cache(content), serve.LiveState()) == serve.BUILT
     served = capsys.readouterr()
     assert served.err == built.err
 
@@ -188,5 +198,15 @@ def test_the_page_shows_build_problems_and_reloads_when_fixed(server, browser, t
         question.write_text(original.replace("Rekenen", "Snel rekenen"), encoding="utf-8")
         page.get_by_text("Snel rekenen").first.wait_for(timeout=30000)
         assert page.locator("#studysite-build-errors").count() == 0
+        # An edit reloads the pages it changed, and no other.
+        page.evaluate("window.notReloaded = true")
+        topic_page = context.new_page()
+        topic_page.goto(f"http://127.0.0.1:{server.port}/nl/topics/basics/")
+        topic_page.wait_for_function("document.readyState === 'complete'")
+        time.sleep(0.5)
+        topic = tmp_path / "content/topics/basics.yaml"
+        topic.write_text(topic.read_text(encoding="utf-8").replace("Over *dingen*", "Over *zaken*"), encoding="utf-8")
+        topic_page.get_by_text("zaken").first.wait_for(timeout=30000)
+        assert page.evaluate("window.notReloaded") is True
     finally:
         context.close()

@@ -1,0 +1,185 @@
+"""Quick edits: how serve shows an edit of content files within milliseconds.
+
+Most edits change the text of records and nothing that shapes the site: the same records
+in the same files, with the same ids, topics, order, term lists, term names and languages,
+the same terms found in their text, and no new problem. Every page then keeps its sources
+(keys.py), so such an edit is applied to the model of the previous build record by record:
+the edited files are read again, their text converted, and only the pages whose sources
+include an edited record are rendered again (the records' own pages first), with the keys
+a full build would give them. Any other edit gets a full build. A full build also follows
+every quick edit, once the edits pause, for what lists every page's bytes (the offline
+page lists) and what only a build works out (the translation status).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from pathlib import Path
+
+from . import contentpo, urls
+from .diagnostics import Report
+from .keys import PageKeys, source_digest
+from .load import KINDS, Document, parse_file
+from .markup import ContentHtml, convert_texts
+from .model import FIELD_OF_KIND, Content, Record
+from .pipeline import BuiltSite
+from .rendering import render_page
+from .validate import validate_record
+from .viewtypes import Page
+from .write import FileReplacer
+
+
+@dataclasses.dataclass(frozen=True)
+class Edited:
+    """A record read again from its edited file."""
+
+    kind: str
+    record: Record
+    path: str  # relative to the content folder
+
+
+def shape(kind: str, record: Record) -> tuple:
+    """What of a record decides where it appears and what links to it: an edit that keeps
+    it keeps every page's sources."""
+    languages = tuple(sorted(record.texts))
+    if kind == "questions":
+        return record.topic, record.order, record.terms, languages
+    if kind == "topics":
+        return record.order, languages
+    if kind == "glossary":
+        return record.related, tuple(sorted((language, text.term, text.aliases) for language, text in record.texts.items()))
+    return record.topic, record.terms, languages
+
+
+class LiveSite:
+    """The model of the last build, which serve keeps and edits record by record."""
+
+    def __init__(self, built: BuiltSite):
+        self.built = built
+        self.pages_by_source: dict[str, list[Page]] = {}
+        self.records_by_file: dict[str, tuple[str, str]] = {}
+        for page in built.loaded.pages:
+            for source in page.sources:
+                self.pages_by_source.setdefault(source, []).append(page)
+        for kind in KINDS:
+            for record in built.loaded.content.records(kind).values():
+                self.records_by_file[record.location.path] = (kind, record.id)
+        self.pending: set[str] = set()  # the files replaced since the build (write.PENDING)
+        self.known_problems = {(d.location.path, d.code, d.message) for d in built.loaded.report.diagnostics}
+
+    def edit(self, changed: Iterable[Path]) -> list[str] | None:
+        """Apply an edit of these files, when it is a quick one: write the pages it changed
+        and return their paths (none when only files a build ignores changed); None, with
+        nothing written, when it needs a full build."""
+        content_dir = self.built.options.content_dir.resolve()
+        relative = sorted({_relative(path, content_dir) for path in changed})
+        if any(path is None for path in relative):
+            return None
+        edited = [self._read(path) for path in relative if not _ignored(path)]
+        if any(item is None for item in edited):
+            return None
+        if not edited:
+            return []
+        return self._apply(edited)  # type: ignore[arg-type]
+
+    def _read(self, path: str) -> Edited | None:
+        """The record of an edited file, when it can be applied quickly."""
+        kind_and_id = self.records_by_file.get(path)
+        if kind_and_id is None:
+            return None
+        kind, record_id = kind_and_id
+        loaded = self.built.loaded
+        report = Report(strict=self.built.options.strict, source_root=self.built.options.content_dir)
+        node = parse_file(self.built.options.content_dir / path, path, report)
+        record = validate_record(Document(path, kind, node), report, loaded.content.site.languages, loaded.supplied) if node is not None else None
+        if record is None or record.id != record_id:
+            return None
+        old = loaded.content.records(kind)[record_id]
+        if loaded.catalogs:
+            single = _content_of(loaded.content, {kind: {record_id: record}})
+            record = contentpo.apply_translations(single, loaded.catalogs, report)[0].records(kind)[record_id]
+        if shape(kind, record) != shape(kind, old) or not self._no_new_problems(report):
+            return None
+        return Edited(kind, record, path)
+
+    def _no_new_problems(self, report: Report) -> bool:
+        return not report.errors and all((d.location.path, d.code, d.message) in self.known_problems for d in report.diagnostics)
+
+    def _apply(self, edited: list[Edited]) -> list[str] | None:
+        built, loaded = self.built, self.built.loaded
+        report = Report(strict=built.options.strict, source_root=built.options.content_dir)
+        changes: dict[str, dict[str, Record]] = {}
+        for item in edited:
+            changes.setdefault(item.kind, {})[item.record.id] = item.record
+        edited_html = convert_texts(_content_of(loaded.content, changes), report)
+        if not self._no_new_problems(report) or not self._same_terms_found(changes.get("questions", {}), edited_html):
+            return None
+        content = dataclasses.replace(loaded.content, **{FIELD_OF_KIND[kind]: {**loaded.content.records(kind), **records} for kind, records in changes.items()})
+        content_html = _with_html(loaded.content_html, edited_html, changes, content.site.languages)
+        sources = {f"{item.kind}/{item.record.id}": source_digest(item.record) for item in edited}
+        keys = dataclasses.replace(built.keys, sources={**built.keys.sources, **sources})
+        views = loaded.views.with_edits(content, content_html, changes)
+        writer = FileReplacer(built.options.out_dir, built.files, built.inputs, self.pending)
+        for page in self._pages_showing(sources):  # each written at once: the first is the one being looked at
+            self._render(views.page_again(page), keys, writer)
+        loaded = dataclasses.replace(loaded, content=content, content_html=content_html, views=views)
+        self.built = dataclasses.replace(built, loaded=loaded, keys=keys, files=writer.files, inputs=writer.inputs)
+        return writer.written
+
+    def _render(self, page: Page, keys: PageKeys, writer: FileReplacer) -> None:
+        """Render and write a page, unless its key says it is as it was."""
+        context = None if page.keyed_by_sources else page.context()
+        path, key = urls.file_for(page.path), keys.of(page, context)
+        if writer.inputs.get(path) != key:
+            writer.write(path, render_page(self.built.renderer, page, context if context is not None else page.context()).encode("utf-8"), key)
+
+    def _pages_showing(self, sources: dict[str, str]) -> list[Page]:
+        """The pages that show an edited record (their sources say so): the records' own
+        pages first; the pages that list many records (practice, review...) last."""
+        pages = {id(page): page for source in sources for page in self.pages_by_source.get(source, ())}
+        return sorted(pages.values(), key=lambda page: (page.sources[0] not in sources, not page.record or page.template == "practice.html"))
+
+    def _same_terms_found(self, questions: dict[str, Record], edited_html: ContentHtml) -> bool:
+        """Whether the terms found in each edited question's text are those the graph has."""
+        graph = self.built.loaded.graph
+        for lg in graph.languages.values():
+            for question_id, question in questions.items():
+                text_lang = lg.edition.questions.get(question_id)
+                if text_lang is None:
+                    continue
+                found = graph.matchers[text_lang].find(edited_html.question_html(question_id, text_lang))
+                if (set(question.terms) | found) & lg.edition.terms.keys() != set(lg.terms_by_question[question_id]):
+                    return False
+        return True
+
+
+def _relative(path: Path, content_dir: Path) -> str | None:
+    """A changed file's path in the content folder, or None when it is outside."""
+    try:
+        return Path(path).resolve().relative_to(content_dir).as_posix()
+    except ValueError:
+        return None
+
+
+def _ignored(path: str) -> bool:
+    """Whether a build ignores the file (an editor's hidden file)."""
+    return any(part.startswith(".") for part in path.split("/"))
+
+
+def _content_of(content: Content, records: dict[str, dict[str, Record]]) -> Content:
+    """A content of the site's configuration and just these records, by kind."""
+    return Content(content.site, *({**records.get(kind, {})} for kind in ("topics", "questions", "glossary", "comparisons")))
+
+
+def _with_html(html: ContentHtml, edited: ContentHtml, changes: dict[str, dict[str, Record]], languages: tuple[str, ...]) -> ContentHtml:
+    """The site's HTML with the edited records' texts in place of what they had."""
+    replaced = {}
+    for kind, records in changes.items():
+        attribute = FIELD_OF_KIND[kind]
+        texts = dict(getattr(html, attribute))
+        for record_id in records:
+            for language in languages:
+                texts.pop((record_id, language), None)
+        replaced[attribute] = texts | getattr(edited, attribute)
+    return dataclasses.replace(html, **replaced)
