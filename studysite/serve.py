@@ -38,6 +38,7 @@ SCRIPT_NAME = "live-reload.js"
 KEEP_ALIVE_SECONDS = 15
 DEBOUNCE_MS = 20  # the longest a burst of file events is gathered
 STEP_MS = 5  # the quiet after an event that ends a burst
+SWITCH_SECONDS = 0.0005  # how long a busy thread keeps Python before the server thread may answer a request (default 5 ms)
 QUIET_SECONDS = 1.0  # the build that follows quick edits waits for a pause this long
 BUILT, FAILED, SUPERSEDED = "built", "failed", "superseded"  # how a build in serve ended
 
@@ -290,6 +291,7 @@ def serve(options: pipeline.Options, port: int) -> int:
     options = replace(options, base_url=f"http://127.0.0.1:{port}/", live_reload=True)
     cache, state = open_cache(options.content_dir), LiveState()
     cache.parsed, cache.validated = {}, {}  # content files parsed and read once, then again only when their bytes change
+    sys.setswitchinterval(SWITCH_SECONDS)
     rebuilds = Rebuilds(options, cache, state)
     rebuilds.start()  # when the first build fails, the previous site (if any) is served with the problems
     rebuilds.options = replace(options, jobs=1)  # later rebuilds render few pages; no forking beside the server thread
