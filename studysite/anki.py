@@ -12,6 +12,7 @@ modification times of the records (or SOURCE_DATE_EPOCH) and the zip entries are
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import itertools
@@ -125,15 +126,17 @@ def file_times(content_dir: Path) -> Callable[[str], int]:
     fixed = os.environ.get("SOURCE_DATE_EPOCH", "")
     if fixed.isdigit():
         return lambda path: int(fixed)
-    return lambda path: int((content_dir / path).stat().st_mtime)
+    folder = os.fspath(content_dir)
+    return functools.cache(lambda path: int(os.stat(os.path.join(folder, path)).st_mtime))
 
 
 def write_decks(writer: SiteWriter, source: DeckSource, graph: Graph, environments: Mapping[str, jinja2.Environment]) -> None:
     """Every language's package; one whose plan did not change is carried over unwritten."""
     for lg in graph.languages.values():
         plan = plan_deck(source, lg, environments[lg.edition.language])
-        if not writer.reuse(plan.path, plan.key):
-            writer.write(plan.path, write_package(plan), plan.key)
+        key = plan.key
+        if not writer.reuse(plan.path, key):
+            writer.write(plan.path, write_package(plan), key)
 
 
 def plan_deck(source: DeckSource, lg: LanguageGraph, environment: jinja2.Environment) -> DeckPlan:
@@ -219,6 +222,7 @@ def write_package(plan: DeckPlan) -> bytes:
         database = Path(folder) / "collection.anki2"
         connection = sqlite3.connect(database)
         try:
+            connection.execute("PRAGMA journal_mode = OFF")  # a file made once and thrown away needs no rollback journal
             cursor = connection.cursor()
             genanki.Package(list(decks.values())).write_to_db(cursor, timestamp, itertools.count(1))
             stamp_notes(cursor, plan)
@@ -231,12 +235,13 @@ def write_package(plan: DeckPlan) -> bytes:
 def stamp_notes(cursor: sqlite3.Cursor, plan: DeckPlan) -> None:
     """Give each note and card an id derived from its GUID, and the note its record's time."""
     ids = dict(cursor.execute("SELECT guid, id FROM notes").fetchall())  # one query: notes has no index on guid
+    stamps = []
     for note in plan.notes:
-        old_id = ids[note.guid]
         note_id = stable_id(note.guid, "note", low=1_500_000_000_000, span=100_000_000_000)
         card_id = stable_id(note.guid, "card", low=1_500_000_000_000, span=100_000_000_000)
-        cursor.execute("UPDATE notes SET id = ?, mod = ? WHERE id = ?", (note_id, note.modified, old_id))
-        cursor.execute("UPDATE cards SET id = ?, nid = ?, mod = ? WHERE nid = ?", (card_id, note_id, note.modified, old_id))
+        stamps.append((note_id, card_id, note.modified, ids[note.guid]))
+    cursor.executemany("UPDATE notes SET id = ?, mod = ? WHERE id = ?", [(note_id, modified, old) for note_id, _, modified, old in stamps])
+    cursor.executemany("UPDATE cards SET id = ?, nid = ?, mod = ? WHERE nid = ?", [(card_id, note_id, modified, old) for note_id, card_id, modified, old in stamps])
 
 
 def zip_package(database: Path) -> bytes:
