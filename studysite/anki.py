@@ -241,7 +241,9 @@ def stamp_notes(cursor: sqlite3.Cursor, plan: DeckPlan) -> None:
         card_id = stable_id(note.guid, "card", low=1_500_000_000_000, span=100_000_000_000)
         stamps.append((note_id, card_id, note.modified, ids[note.guid]))
     cursor.executemany("UPDATE notes SET id = ?, mod = ? WHERE id = ?", [(note_id, modified, old) for note_id, _, modified, old in stamps])
-    cursor.executemany("UPDATE cards SET id = ?, nid = ?, mod = ? WHERE nid = ?", [(card_id, note_id, modified, old) for note_id, card_id, modified, old in stamps])
+    cursor.executemany(
+        "UPDATE cards SET id = ?, nid = ?, mod = ? WHERE nid = ?", [(card_id, note_id, modified, old) for note_id, card_id, modified, old in stamps]
+    )
 
 
 def zip_package(database: Path) -> bytes:

@@ -1,8 +1,8 @@
 """Cache: what a build can skip next time, kept outside the deployed site.
 
-One JSON file per content folder holds the HTML of every content text converted from
-Markdown and the glossary terms each question's text names, keyed by digests of what they
-came from, and, per output folder, a digest of every input of the last successful build
+One JSON file per content folder holds what reading each content file gave (readings.py),
+the HTML of every content text converted from Markdown and the glossary terms each
+question's text names, keyed by digests of what they came from, and, per output folder, a digest of every input of the last successful build
 with what that build reported. A build whose inputs and output are both as they were then
 does nothing. It also keeps what git said about the translations' age and the templates'
 UI messages (status.py), so that the status pages need no git blame of a file that did
@@ -29,8 +29,8 @@ from pathlib import Path
 
 from .diagnostics import Diagnostic, Location, Severity
 
-FORMAT = "studysite-cache/1"
-SAVED = ("markdown", "builds", "history", "found", "ui_messages")  # the parts of a BuildCache kept in its file
+FORMAT = "studysite-cache/2"
+SAVED = ("markdown", "builds", "history", "found", "ui_messages", "readings")  # the parts of a BuildCache kept in its file
 CODE_ROOT = Path(__file__).resolve().parent
 
 
@@ -69,8 +69,7 @@ class BuildCache:
     history: dict = field(default_factory=dict)  # the translations' age by git (status.py)
     found: dict[str, list[str]] = field(default_factory=dict)  # the terms named in a question's text (graph.py)
     ui_messages: dict[str, list[str]] = field(default_factory=dict)  # the templates' messages, by their digest (status.py)
-    parsed: dict | None = None  # content file -> (bytes, YAML node), kept in memory by `serve` (load.py)
-    validated: dict | None = None  # YAML node -> its reading, kept in memory by `serve` (validate.py)
+    readings: dict[str, list] = field(default_factory=dict)  # what reading each content file gave, by its bytes (readings.py)
     _used: set[str] = field(default_factory=set)
 
     def text(self, kind: str, text: str, convert: Callable[[str], str]) -> str:
@@ -98,11 +97,21 @@ class BuildCache:
         self._used.add(key)
         self.found[key] = sorted(terms)
 
+    def reading(self, key: str) -> list | None:
+        """The reading of a content file kept under key, as JSON."""
+        self._used.add(key)
+        return self.readings.get(key)
+
+    def put_reading(self, key: str, reading: list) -> None:
+        self._used.add(key)
+        self.readings[key] = reading
+
     def save(self) -> None:
         """Keep what this build used; written atomically, and a cache that cannot be written is no error."""
         if self._used:
             self.markdown = {key: html for key, html in self.markdown.items() if key in self._used}
             self.found = {key: terms for key, terms in self.found.items() if key in self._used}
+            self.readings = {key: reading for key, reading in self.readings.items() if key in self._used}
         if self.path is None:
             return
         temp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
@@ -117,31 +126,30 @@ class BuildCache:
 
     def _write(self, file) -> None:
         """One JSON object, written piece by piece (a large site's cache would otherwise be
-        held as one string, twice); the checksum comes last, made from the same pieces."""
+        held as one string, twice); the checksum comes last, a digest of all written before it."""
         digest = hashlib.sha256()
-        file.write(json.dumps({"format": FORMAT, "stamp": self.stamp})[:-1])
+        for piece in self._pieces():
+            digest.update(piece.encode())
+            file.write(piece)
+        file.write(f'{CHECKSUM}{digest.hexdigest()}"}}')
+
+    def _pieces(self):
+        yield json.dumps({"format": FORMAT, "stamp": self.stamp})[:-1]
         for name in SAVED:
-            file.write(f", {json.dumps(name)}: ")
-            for piece in _pieces(name, getattr(self, name), digest):
-                file.write(piece)
-        file.write(f', "checksum": "{digest.hexdigest()}"}}')
+            part: dict = getattr(self, name)
+            yield f", {json.dumps(name)}: {{"
+            for index, key in enumerate(sorted(part)):  # an entry at a time, by the C encoder
+                yield f"{', ' if index else ''}{json.dumps(key)}: {json.dumps(part[key], ensure_ascii=False, sort_keys=True)}"
+            yield "}"
 
 
-def _pieces(name: str, value: object, digest):
-    """The JSON text of a saved part, piece by piece, each added to the digest."""
-    digest.update(name.encode())
-    for piece in json.JSONEncoder(ensure_ascii=False, sort_keys=True).iterencode(value):
-        digest.update(piece.encode())
-        yield piece
+CHECKSUM = ', "checksum": "'
 
 
-def checksum(body: dict) -> str:
-    """A digest of the cached data, so that a damaged or edited file is not used."""
-    digest = hashlib.sha256()
-    for name in SAVED:
-        for _ in _pieces(name, body[name], digest):
-            pass
-    return digest.hexdigest()
+def _checked(text: str) -> bool:
+    """Whether the cache file's text ends in the checksum of all that comes before it."""
+    body, found, rest = text.rpartition(CHECKSUM)
+    return bool(found) and rest == hashlib.sha256(body.encode()).hexdigest() + '"}'
 
 
 def open_cache(content_dir: Path, stamp: str | None = None) -> BuildCache:
@@ -150,10 +158,11 @@ def open_cache(content_dir: Path, stamp: str | None = None) -> BuildCache:
     path = cache_folder() / f"site-{_site_name(content_dir)}.json"
     cache = BuildCache(path, stamp)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        data = json.loads(text) if _checked(text) else None
     except (OSError, ValueError):
         return cache
-    if not _trusted(data, stamp) or data.get("checksum") != checksum({name: data[name] for name in SAVED}):
+    if not _trusted(data, stamp):
         return cache
     for name in SAVED:
         setattr(cache, name, data[name])
@@ -193,6 +202,7 @@ def _trusted(data: object, stamp: str) -> bool:
         all(isinstance(v, str) for v in markdown.values())
         and all(isinstance(v, dict) for v in builds.values())
         and all(isinstance(v, list) and all(isinstance(t, str) for t in v) for v in lists_of_text)
+        and all(isinstance(v, list) for v in data["readings"].values())
     )
 
 

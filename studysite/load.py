@@ -77,36 +77,32 @@ def _closest_kind(name: str) -> str:
     return did_you_mean(name, KINDS) or f"content folders are {', '.join(KINDS)}"
 
 
-def load_documents(content_dir: Path, report: Report, parsed: dict[str, tuple[bytes, yaml.Node]] | None = None) -> list[Document]:
-    """Parse every content file; unreadable files are reported and left out. `parsed`, kept
-    by a process that builds again and again (serve), holds each file's bytes and node: a
-    file whose bytes did not change is not parsed again."""
+def load_documents(content_dir: Path, report: Report) -> list[Document]:
+    """Parse every content file; unreadable files are reported and left out."""
     report.source_root = content_dir
     documents = []
     for kind, path in find_content_files(content_dir, report):
         relative = path.relative_to(content_dir).as_posix()
-        node = parse_file(path, relative, report, parsed)
+        node = parse_file(path, relative, report)
         if node is not None:
             documents.append(Document(relative, kind, node))
     return documents
 
 
-def parse_file(path: Path, relative: str, report: Report, parsed: dict[str, tuple[bytes, yaml.Node]] | None = None) -> yaml.Node | None:
+def parse_file(path: Path, relative: str, report: Report) -> yaml.Node | None:
+    data = read_file_bytes(path, relative, report)
+    return parse_bytes(data, relative, report) if data is not None else None
+
+
+def read_file_bytes(path: Path, relative: str, report: Report) -> bytes | None:
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except OSError as error:
         report.error(Location(relative, 1, 1), "file.unreadable", f"cannot read the file: {error.strerror}")
         return None
-    if parsed is not None and relative in parsed and parsed[relative][0] == data:
-        return parsed[relative][1]
-    problems = len(report.diagnostics)
-    node = _parse_bytes(data, relative, report)
-    if parsed is not None and node is not None and len(report.diagnostics) == problems:  # a file with problems is read again, to report them again
-        parsed[relative] = (data, node)
-    return node
 
 
-def _parse_bytes(data: bytes, relative: str, report: Report) -> yaml.Node | None:
+def parse_bytes(data: bytes, relative: str, report: Report) -> yaml.Node | None:
     text = decode(data, relative, report)
     if text is None:
         return None

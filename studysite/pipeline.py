@@ -21,13 +21,13 @@ from .diagnostics import Location, Report
 from .graph import Graph, build_graph
 from .i18n import load_layered_translations
 from .keys import PageKeys, files_digest, inputs_key, source_digests
-from .load import load_documents
 from .markup import ContentHtml, convert_texts, plain_text
 from .model import Content
+from .readings import read_content
 from .render import Renderer, SiteInfo, make_environment
 from .rendering import render_pages
 from .status import TranslationStatus
-from .validate import validate_content
+from .validate import content_of
 from .views import ViewBuilder
 from .viewtypes import Page
 from .write import MARKER, Manifest, SiteWriter, check_output_folder, read_manifest
@@ -149,18 +149,17 @@ def available_cpus() -> int:
 
 def load(options: Options, report: Report, cache: BuildCache | None = None) -> LoadedSite:
     """Phase one: read, validate and cross-reference the content; plan every page."""
-    documents = load_documents(options.content_dir, report, cache.parsed if cache is not None else None)
     base_url = urls.normalize_base_url(options.base_url) if options.base_url else ""
+    site, readings = read_content(options.content_dir, report, base_url, cache)
     po_catalogs = contentpo.read_content_catalogs(options.site_root / "locales", report)
     supplied = frozenset(contentpo.supplied(po_catalogs))
-    content = validate_content(documents, report, base_url, supplied, cache.validated if cache is not None else None)
+    content = content_of(site, readings, report, supplied)
     report.raise_if_errors()
     assert content is not None  # a missing or broken site.yaml is an error
     catalogs = contentpo.site_catalogs(po_catalogs, content.site.languages, report)
     content, coverage = contentpo.apply_translations(content, catalogs, report)
     report.raise_if_errors()
-    statuses = TranslationStatus(documents, content, options.content_dir, options.layered("templates"), options.layered("locales"), coverage, cache)
-    del documents  # the YAML nodes are the largest thing held; the records have all they said
+    statuses = TranslationStatus(readings, content, options.content_dir, options.layered("templates"), options.layered("locales"), coverage, cache)
     jobs = options.jobs or available_cpus()
     content_html = convert_texts(content, report, cache, jobs)
     graph = build_graph(content, content_html, jobs, cache)
@@ -253,13 +252,23 @@ def write_site(writer: SiteWriter, options: Options, loaded: LoadedSite, rendere
         keep_made_after_the_pages(writer, previous)
     else:
         anki.write_decks(writer, anki.DeckSource(content, loaded.content_html, anki.file_times(options.content_dir)), loaded.graph, renderer.environments)
-        for name, sitemap in renderer.render_sitemap(loaded.pages).items():
-            writer.write(name, sitemap.encode("utf-8"))
+        write_sitemaps(writer, renderer, loaded.pages)
     writer.write("robots.txt", f"User-agent: *\nAllow: /\nSitemap: {urls.absolute(content.site.base_url, urls.SITEMAP)}\n".encode())
     writer.write(".nojekyll", b"")
     write_offline_files(writer, loaded, renderer)
     if options.search and not options.preview:
         index_search(writer, options.out_dir, previous, content.site.languages)
+
+
+def write_sitemaps(writer: SiteWriter, renderer: Renderer, pages: list[Page]) -> None:
+    """The sitemap files; the previous sitemap.xml when it listed the same (and was alone)."""
+    entries = renderer.sitemap_entries(pages)
+    key = hashlib.sha256(f"{renderer.made_from}{entries!r}".encode()).hexdigest()
+    alone = not any(SITEMAP_FILE.fullmatch(path) for path in writer.previous.files if path != urls.SITEMAP)
+    if alone and writer.reuse(urls.SITEMAP, key):
+        return
+    for name, sitemap in renderer.render_sitemap(entries).items():
+        writer.write(name, sitemap.encode("utf-8"), key)
 
 
 def write_offline_files(writer: SiteWriter, loaded: LoadedSite, renderer: Renderer) -> None:

@@ -183,11 +183,9 @@ class Renderer:
             "live_reload": site.live_reload,
         }
 
-    def render_sitemap(self, pages: list[Page], max_urls: int = SITEMAP_MAX_URLS, max_bytes: int = SITEMAP_MAX_BYTES) -> dict[str, str]:
-        """The sitemap files by name: sitemap.xml alone, or, for more URLs (or bytes) than one
-        file may hold, sitemap-1.xml, sitemap-2.xml... and sitemap.xml as their index."""
-        environment = self.environments[self.site.languages[0]]
-        entries = [
+    def sitemap_entries(self, pages: list[Page]) -> list[dict]:
+        """What the sitemap lists: each page's URL and its versions in other languages."""
+        return [
             {
                 "loc": urls.absolute(self.site.base_url, page.path),
                 "alternates": [(code, urls.absolute(self.site.base_url, path)) for code, path in hreflang_alternates(page, self.site.languages)],
@@ -195,6 +193,11 @@ class Renderer:
             for page in pages
             if in_sitemap(page)
         ]
+
+    def render_sitemap(self, entries: list[dict], max_urls: int = SITEMAP_MAX_URLS, max_bytes: int = SITEMAP_MAX_BYTES) -> dict[str, str]:
+        """The sitemap files by name: sitemap.xml alone, or, for more URLs (or bytes) than one
+        file may hold, sitemap-1.xml, sitemap-2.xml... and sitemap.xml as their index."""
+        environment = self.environments[self.site.languages[0]]
         parts = split_sitemap(environment.get_template("sitemap.xml"), entries, max_urls, max_bytes)
         if len(parts) == 1:
             return {urls.SITEMAP: parts[0]}

@@ -290,7 +290,6 @@ def live_script(options: pipeline.Options) -> bytes:
 def serve(options: pipeline.Options, port: int) -> int:
     options = replace(options, base_url=f"http://127.0.0.1:{port}/", live_reload=True)
     cache, state = open_cache(options.content_dir), LiveState()
-    cache.parsed, cache.validated = {}, {}  # content files parsed and read once, then again only when their bytes change
     sys.setswitchinterval(SWITCH_SECONDS)
     rebuilds = Rebuilds(options, cache, state)
     rebuilds.start()  # when the first build fails, the previous site (if any) is served with the problems

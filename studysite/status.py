@@ -22,14 +22,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 from . import catalogs
 from .cache import BuildCache
 from .contentpo import Coverage
 from .i18n import SOURCE_LANGUAGE, catalog_path, merge_catalogs, read_catalog
-from .load import Document
 from .model import Content
+from .validate import Reading
 
 UNCOMMITTED = float("inf")
 
@@ -72,16 +70,6 @@ class LanguageStatus:
     @property
     def complete(self) -> bool:
         return not (self.missing or self.outdated or self.ui_missing or self.ui_fuzzy)
-
-
-def _blocks(document: Document) -> dict[str, tuple[int, int]]:
-    """Language -> (first line, last line), 1-based, of each language block."""
-    blocks = {}
-    if isinstance(document.node, yaml.MappingNode):
-        for key, value in document.node.value:
-            if isinstance(value, yaml.MappingNode) and isinstance(key, yaml.ScalarNode):
-                blocks[key.value] = (key.start_mark.line + 1, max(value.end_mark.line, key.start_mark.line + 1))
-    return blocks
 
 
 def line_times(path: Path) -> list[float] | None:
@@ -241,13 +229,13 @@ def ui_status(ids: list[str], locales: list[Path], language: str) -> tuple[int, 
 class TranslationStatus:
     """The status of every site language, worked out when first asked for and then kept.
 
-    Made while a site is loaded, from the little it needs of the documents (each record's
+    Made while a site is loaded, from the little it needs of the readings (each record's
     language blocks); the git work and the reading of catalogs wait until a status page is
     rendered or `build.py status` asks, so checking the content runs no git."""
 
     def __init__(
         self,
-        documents: list[Document],
+        readings: list[Reading],
         content: Content,
         content_dir: Path,
         template_dirs: list[Path],
@@ -256,7 +244,7 @@ class TranslationStatus:
         cache: BuildCache | None = None,
     ):
         ids = {r.location.path: r.id for kind in (content.topics, content.questions, content.terms, content.comparisons) for r in kind.values()}
-        self.records = [RecordBlocks(RecordRef(d.kind, ids[d.path], d.path), _blocks(d)) for d in documents if d.path in ids]
+        self.records = [RecordBlocks(RecordRef(r.kind, ids[r.path], r.path), r.blocks) for r in readings if r.path in ids]
         self.languages = content.site.languages
         self.content_dir, self.template_dirs, self.locales = content_dir, template_dirs, locales
         self.coverage = coverage or {}  # what content.po translated (contentpo.py)

@@ -7,11 +7,12 @@ All problems of a run are collected in the report; the caller stops once, after 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 import yaml
 
-from .diagnostics import Location, Report, did_you_mean, plural
+from .diagnostics import Diagnostic, Location, Report, Severity, did_you_mean, plural
 from .fields import (
     ID_PATTERN,
     IN_SITE_LANGUAGES,
@@ -36,7 +37,7 @@ from .fields import (
 )
 from .i18n import is_valid_language
 from .load import Document
-from .model import Aspect, Comparison, ComparisonText, Content, Question, QuestionText, Term, TermText, Topic, TopicText, answer_letter
+from .model import Aspect, Comparison, ComparisonText, Content, Question, QuestionText, SiteConfig, Term, TermText, Topic, TopicText, answer_letter
 from .nodes import NodeReader
 from .siteconfig import read_site_config
 
@@ -118,7 +119,7 @@ KINDS = {kind.folder: kind for kind in (TOPICS, QUESTIONS, GLOSSARY, COMPARISONS
 
 
 @dataclass
-class _Parsed:
+class ParsedRecord:
     """What one record file yields before the cross-file checks."""
 
     kind: Kind
@@ -129,23 +130,60 @@ class _Parsed:
     block_locations: dict[str, Location]  # where each language block's key is
 
 
-def validate_content(
-    documents: list[Document], report: Report, base_url_override: str = "", supplied: frozenset = frozenset(), memo: dict | None = None
-) -> Content | None:
+@dataclass(frozen=True)
+class Reading:
+    """What reading one record file gave, before the cross-file checks: its parsed record
+    (None when unusable), its problems, its references to other records, and the lines of
+    each language block (status.py). It depends on nothing but the file and the site's
+    languages, so the build cache keeps it by the file's bytes (readings.py)."""
+
+    path: str
+    kind: str
+    parsed: ParsedRecord | None
+    diagnostics: tuple[Diagnostic, ...]
+    references: tuple[Reference, ...]
+    blocks: Mapping[str, tuple[int, int]]
+
+
+def read_document(document: Document, languages: tuple[str, ...]) -> Reading:
+    report = Report()  # its problems are told again, with their source lines, by content_of()
+    validator = _RecordValidator(report, languages)
+    parsed = validator.record(document)
+    return Reading(document.path, document.kind, parsed, tuple(report.diagnostics), tuple(validator.references), language_blocks(document.node))
+
+
+def language_blocks(node: yaml.Node) -> dict[str, tuple[int, int]]:
+    """Language -> (first line, last line), 1-based, of each language block of a record."""
+    blocks = {}
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            if isinstance(value, yaml.MappingNode) and isinstance(key, yaml.ScalarNode):
+                blocks[key.value] = (key.start_mark.line + 1, max(value.end_mark.line, key.start_mark.line + 1))
+    return blocks
+
+
+def validate_content(documents: list[Document], report: Report, base_url_override: str = "", supplied: frozenset = frozenset()) -> Content | None:
     """Records from documents; None when the site configuration itself is unusable. A record
     missing a language is not warned about when `supplied` holds its (kind, id, language):
-    content.po translates it (contentpo.py checks that translation). `memo`, kept by a
-    process that builds again and again (serve), holds each document's reading: a document
-    parsed from unchanged bytes (the same node) is not read again."""
+    content.po translates it (contentpo.py checks that translation)."""
     site_docs = [d for d in documents if d.kind == "site"]
     site = read_site_config(site_docs[0], report, base_url_override) if site_docs else None
     languages = site.languages if site else ()
-    validator = _RecordValidator(report, languages, supplied)
-    parsed = [p for d in documents if d.kind != "site" for p in [validator.remembered_record(d, memo)] if p]
+    return content_of(site, [read_document(d, languages) for d in documents if d.kind != "site"], report, supplied)
+
+
+def content_of(site: SiteConfig | None, readings: list[Reading], report: Report, supplied: frozenset = frozenset()) -> Content | None:
+    """The content of the site from the readings of its record files, once the cross-file
+    rules hold; their problems go to the report."""
+    validator = _RecordValidator(report, site.languages if site else (), supplied)
+    parsed = []
+    for reading in readings:
+        for d in reading.diagnostics:
+            (report.error if d.severity is Severity.ERROR else report.warning)(d.location, d.code, d.message, d.hint)
+        validator.references.extend(reading.references)
+        if reading.parsed is not None:
+            parsed.append(reading.parsed)
     records = validator.link(parsed)
-    if memo is not None:  # forget the documents that are gone or changed
-        for key in set(memo) - validator.remembered:
-            del memo[key]
     if site is None:
         return None
     return Content(site=site, topics=records["topics"], questions=records["questions"], terms=records["glossary"], comparisons=records["comparisons"])
@@ -168,25 +206,8 @@ class _RecordValidator:
         self.languages = languages
         self.supplied = supplied
         self.references: list[Reference] = []
-        self.remembered: set[tuple] = set()  # the memo's keys this run used
 
-    def remembered_record(self, document: Document, memo: dict | None) -> _Parsed | None:
-        """record(document), from memo when the same node was read with the same languages
-        and translations; its diagnostics and references are given again."""
-        if memo is None:
-            return self.record(document)
-        key = (document.node, document.path, document.kind, self.languages, self.supplied)
-        self.remembered.add(key)
-        if key not in memo:
-            problems, references = len(self.report.diagnostics), len(self.references)
-            memo[key] = (self.record(document), self.report.diagnostics[problems:], self.references[references:])
-            return memo[key][0]
-        parsed, diagnostics, references = memo[key]
-        self.report.diagnostics.extend(diagnostics)
-        self.references.extend(references)
-        return parsed
-
-    def record(self, document: Document) -> _Parsed | None:
+    def record(self, document: Document) -> ParsedRecord | None:
         kind = KINDS[document.kind]
         reader = NodeReader(document.path, self.report)
         context = Context(reader, kind.noun, self.references)
@@ -213,7 +234,7 @@ class _RecordValidator:
             hint = f"add a block per language, such as '{(self.languages or ('nl',))[0]}:'"
             reader.error(document.node, "translation.none", f"the {kind.noun} has no language block", hint)
             return None
-        return _Parsed(kind, record_id, id_location, record, blocks, block_locations)
+        return ParsedRecord(kind, record_id, id_location, record, blocks, block_locations)
 
     def _unknown_key(self, reader: NodeReader, kind: Kind, key: str, key_node: yaml.Node) -> None:
         hint = did_you_mean(key, kind.record.names)
@@ -256,10 +277,10 @@ class _RecordValidator:
                 context.reader.error(node, "field.missing", f"the '{context.language}' block has no '{field.name}'", field.hint)
         return block
 
-    def link(self, parsed: list[_Parsed]) -> dict[str, dict]:
+    def link(self, parsed: list[ParsedRecord]) -> dict[str, dict]:
         """Cross-file rules: unique ids, references, translations; then the frozen records,
         by content folder."""
-        by_kind: dict[str, dict[str, _Parsed]] = {folder: {} for folder in KINDS}
+        by_kind: dict[str, dict[str, ParsedRecord]] = {folder: {} for folder in KINDS}
         for item in parsed:
             existing = by_kind[item.kind.folder].get(item.id)
             if existing:
@@ -281,7 +302,7 @@ class _RecordValidator:
             self.check(item)
         return {folder: {i: r for i, p in items.items() for r in [_build(p)] if r is not None} for folder, items in by_kind.items()}
 
-    def check(self, item: _Parsed) -> None:
+    def check(self, item: ParsedRecord) -> None:
         """The rules of a record that need no other file."""
         self._check_translations(item)
         if item.kind is QUESTIONS:
@@ -289,7 +310,7 @@ class _RecordValidator:
         elif item.kind is COMPARISONS:
             self._check_aspects(item)
 
-    def _check_translations(self, item: _Parsed) -> None:
+    def _check_translations(self, item: ParsedRecord) -> None:
         for language in self.languages:
             if language not in item.blocks and (item.kind.folder, item.id, language) not in self.supplied:
                 last_block = list(item.block_locations.values())[-1]
@@ -297,7 +318,7 @@ class _RecordValidator:
                     last_block, "translation.missing", f"{item.kind.noun} '{item.id}' has no '{language}' text", f"add a block '{language}:' like this one"
                 )
 
-    def _check_choices(self, item: _Parsed) -> None:
+    def _check_choices(self, item: ParsedRecord) -> None:
         counts = {lang: len(b.values["choices"]) for lang, b in item.blocks.items() if "choices" in b.values}
         if not counts:
             return
@@ -318,7 +339,7 @@ class _RecordValidator:
             self.report.error(item.record.where["answer"], "value.answer", message)
             del item.record.values["answer"]  # the question is not built
 
-    def _check_aspects(self, item: _Parsed) -> None:
+    def _check_aspects(self, item: ParsedRecord) -> None:
         columns = len(item.record.values.get("terms", ()))
         for block in item.blocks.values():
             for row in block.values.get("aspects", ()):
@@ -332,7 +353,7 @@ class _RecordValidator:
                     )
 
 
-def _build(item: _Parsed):
+def _build(item: ParsedRecord):
     """The frozen record, with a text per language block that has what the text needs; None
     when the record lacks a field it needs (reported already)."""
     by_language = {language: t for language, block in item.blocks.items() for t in [item.kind.block.build(block.values)] if t is not None}

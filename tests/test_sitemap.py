@@ -33,7 +33,7 @@ def urls_of(xml: str) -> list[tuple[str, list[str]]]:
 
 def test_a_small_site_has_one_sitemap(site):
     renderer, pages = site
-    files = renderer.render_sitemap(pages)
+    files = renderer.render_sitemap(renderer.sitemap_entries(pages))
     assert list(files) == ["sitemap.xml"]
     listed = urls_of(files["sitemap.xml"])
     assert 0 < len(listed) < SITEMAP_MAX_URLS and (f"{BASE}nl/", ["nl", "fr", "x-default"]) in listed
@@ -42,8 +42,8 @@ def test_a_small_site_has_one_sitemap(site):
 @pytest.mark.parametrize("max_urls", [1, 4, 7])
 def test_past_the_url_limit_sitemap_xml_is_an_index_of_parts(site, max_urls):
     renderer, pages = site
-    whole = urls_of(renderer.render_sitemap(pages)["sitemap.xml"])
-    files = renderer.render_sitemap(pages, max_urls=max_urls)
+    whole = urls_of(renderer.render_sitemap(renderer.sitemap_entries(pages))["sitemap.xml"])
+    files = renderer.render_sitemap(renderer.sitemap_entries(pages), max_urls=max_urls)
     count = -(-len(whole) // max_urls)
     assert list(files) == [f"sitemap-{n}.xml" for n in range(1, count + 1)] + ["sitemap.xml"]
     index = ElementTree.fromstring(files["sitemap.xml"])
@@ -56,16 +56,16 @@ def test_past_the_url_limit_sitemap_xml_is_an_index_of_parts(site, max_urls):
 
 def test_exactly_at_the_limit_stays_one_file(site):
     renderer, pages = site
-    total = len(urls_of(renderer.render_sitemap(pages)["sitemap.xml"]))
-    assert list(renderer.render_sitemap(pages, max_urls=total)) == ["sitemap.xml"]
-    assert len(renderer.render_sitemap(pages, max_urls=total - 1)) == 3  # two parts and the index
+    total = len(urls_of(renderer.render_sitemap(renderer.sitemap_entries(pages))["sitemap.xml"]))
+    assert list(renderer.render_sitemap(renderer.sitemap_entries(pages), max_urls=total)) == ["sitemap.xml"]
+    assert len(renderer.render_sitemap(renderer.sitemap_entries(pages), max_urls=total - 1)) == 3  # two parts and the index
 
 
 def test_a_part_larger_than_the_byte_limit_is_halved(site):
     renderer, pages = site
-    whole = renderer.render_sitemap(pages)["sitemap.xml"]
+    whole = renderer.render_sitemap(renderer.sitemap_entries(pages))["sitemap.xml"]
     max_bytes = len(whole.encode()) // 3
-    files = renderer.render_sitemap(pages, max_bytes=max_bytes)
+    files = renderer.render_sitemap(renderer.sitemap_entries(pages), max_bytes=max_bytes)
     parts = [text for name, text in files.items() if name != "sitemap.xml"]
     assert len(parts) >= 3 and all(len(text.encode()) <= max_bytes for text in parts)
     assert [url for part in parts for url in urls_of(part)] == urls_of(whole)

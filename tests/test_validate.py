@@ -214,24 +214,36 @@ def test_error_shows_the_source_line_with_a_caret(make_content):
     )
 
 
-def test_a_memo_reads_unchanged_documents_once_and_gives_their_diagnostics_again(make_content, monkeypatch):
-    """serve keeps each document's reading: an unchanged document (the same node) is not
-    read again, yet every run reports the same diagnostics and builds the same records."""
-    from studysite import validate
+def test_the_cache_keeps_each_files_reading_and_its_problems_until_its_bytes_change(make_content, monkeypatch, tmp_path):
+    """A build reads again only the files whose bytes changed; the others' readings come from
+    the cache (through its JSON file too) and give the same records and problems, strict
+    or not, as reading every file."""
+    from studysite import readings, validate
+    from studysite.cache import open_cache
 
     content_dir = make_content(**{"glossary/gpu.yaml": "nl: {term: GPU, definition: D}\n", "questions/q2.yaml": "topic: nope\nanswer: A\n"})
-    documents, memo, reads = load_documents(content_dir, Report()), {}, []
-    read = validate._RecordValidator.record
-    monkeypatch.setattr(validate._RecordValidator, "record", lambda self, document: reads.append(document.path) or read(self, document))
-    runs = []
-    for _ in range(2):
-        report = Report()
-        runs.append((validate_content(documents, report, memo=memo), [(str(d.location), d.code) for d in report.diagnostics]))
-    assert runs[0] == runs[1] and ("glossary/gpu.yaml:1:1", "translation.missing") in runs[0][1] and any("ref.unknown" in c for _, c in runs[0][1])
-    assert sorted(reads) == sorted(d.path for d in documents if d.kind != "site")  # each read once, in the first run
-    edited = [
-        dataclasses.replace(d, node=load_documents(content_dir, Report())[i].node) if d.path == "glossary/gpu.yaml" else d for i, d in enumerate(documents)
-    ]
+    reads = []
+    read = validate.read_document
+    monkeypatch.setattr(readings, "read_document", lambda document, languages: reads.append(document.path) or read(document, languages))
+
+    def run(cache, strict=False):
+        report = Report(strict=strict)
+        site, found = readings.read_content(content_dir, report, cache=cache)
+        content = validate.content_of(site, found, report)
+        return content, [d.format() for d in report.diagnostics]
+
+    monkeypatch.setenv("STUDYSITE_CACHE_DIR", str(tmp_path / "cache"))
+    cache = open_cache(content_dir, stamp="test")
+    first = run(cache)
+    assert validate_content(load_documents(content_dir, Report()), Report()) == first[0]
+    assert any("translation.missing" in d for d in first[1]) and any("ref.unknown" in d for d in first[1])
+    assert sorted(reads) == ["glossary/gpu.yaml", "questions/gpu-role.yaml", "questions/q2.yaml", "topics/basics.yaml"]
+    cache.save()
     reads.clear()
-    validate_content(edited, Report(), memo=memo)
-    assert reads == ["glossary/gpu.yaml"] and len(memo) == len([d for d in documents if d.kind != "site"])  # the old reading is forgotten
+    again = run(open_cache(content_dir, stamp="test"))
+    assert again == first and reads == []
+    strict = run(open_cache(content_dir, stamp="test"), strict=True)
+    assert [d.replace(": error: ", ": warning: ") for d in strict[1]] == [d.replace(": error: ", ": warning: ") for d in first[1]] != strict[1]
+    (content_dir / "glossary/gpu.yaml").write_text("nl: {term: GPU, definition: DD}\n", encoding="utf-8")
+    run(cache)
+    assert reads == ["glossary/gpu.yaml"]
