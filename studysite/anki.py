@@ -32,6 +32,7 @@ import genanki
 import jinja2
 
 from . import urls
+from .forks import map_in_forks
 from .graph import Graph, LanguageGraph
 from .i18n import language_name
 from .markup import ContentHtml
@@ -130,13 +131,22 @@ def file_times(content_dir: Path) -> Callable[[str], int]:
     return functools.cache(lambda path: int(os.stat(os.path.join(folder, path)).st_mtime))
 
 
-def write_decks(writer: SiteWriter, source: DeckSource, graph: Graph, environments: Mapping[str, jinja2.Environment]) -> None:
-    """Every language's package; one whose plan did not change is carried over unwritten."""
-    for lg in graph.languages.values():
+def write_decks(writer: SiteWriter, source: DeckSource, graph: Graph, environments: Mapping[str, jinja2.Environment], jobs: int = 1) -> None:
+    """Every language's package, made by jobs processes; one whose plan did not change is
+    carried over unwritten."""
+
+    def make(lg: LanguageGraph) -> tuple[str, str, bytes | None]:
+        """The package's path, key and bytes (None: the previous package is the same)."""
         plan = plan_deck(source, lg, environments[lg.edition.language])
         key = plan.key
-        if not writer.reuse(plan.path, key):
-            writer.write(plan.path, write_package(plan), key)
+        same = writer.previous.inputs.get(plan.path) == key and plan.path in writer.previous.files
+        return plan.path, key, None if same else write_package(plan)
+
+    languages = list(graph.languages.values())
+    for lg, (path, key, package) in zip(languages, map_in_forks(make, languages, jobs, worth_a_fork=2), strict=True):
+        if package is None and writer.reuse(path, key):
+            continue
+        writer.write(path, package if package is not None else write_package(plan_deck(source, lg, environments[lg.edition.language])), key)
 
 
 def plan_deck(source: DeckSource, lg: LanguageGraph, environment: jinja2.Environment) -> DeckPlan:

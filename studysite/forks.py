@@ -21,9 +21,10 @@ Result = TypeVar("Result")
 WORTH_A_FORK = 64  # fewer items are done in this process: a fork costs more than they do
 
 
-def map_in_forks(function: Callable[[Item], Result], items: Sequence[Item], jobs: int) -> list[Result]:
-    """[function(item) for item in items], with jobs processes each taking every jobs-th item."""
-    if jobs <= 1 or len(items) < WORTH_A_FORK or not hasattr(os, "fork"):
+def map_in_forks(function: Callable[[Item], Result], items: Sequence[Item], jobs: int, worth_a_fork: int = WORTH_A_FORK) -> list[Result]:
+    """[function(item) for item in items], with jobs processes each taking every jobs-th
+    item; in this process alone when there are fewer items than worth_a_fork."""
+    if jobs <= 1 or len(items) < worth_a_fork or not hasattr(os, "fork"):
         return [function(item) for item in items]
     shares = [items[index::jobs] for index in range(jobs)]
     done = share_out_work([functools.partial(_map, function, share) for share in shares])

@@ -251,7 +251,8 @@ def write_site(writer: SiteWriter, options: Options, loaded: LoadedSite, rendere
     if options.preview:
         keep_made_after_the_pages(writer, previous)
     else:
-        anki.write_decks(writer, anki.DeckSource(content, loaded.content_html, anki.file_times(options.content_dir)), loaded.graph, renderer.environments)
+        source = anki.DeckSource(content, loaded.content_html, anki.file_times(options.content_dir))
+        anki.write_decks(writer, source, loaded.graph, renderer.environments, options.jobs or available_cpus())
         write_sitemaps(writer, renderer, loaded.pages)
     writer.write("robots.txt", f"User-agent: *\nAllow: /\nSitemap: {urls.absolute(content.site.base_url, urls.SITEMAP)}\n".encode())
     writer.write(".nojekyll", b"")
