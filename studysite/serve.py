@@ -165,6 +165,7 @@ class Rebuilds:
         self.live: LiveSite | None = None
         self.behind = False  # the decks, search index and sitemaps lag behind the pages
         self.follow_up = threading.Event()
+        self.catching_up = threading.Lock()
 
     def start(self) -> None:
         """The first build, then the thread that runs the builds that follow quick edits."""
@@ -202,11 +203,14 @@ class Rebuilds:
         """Bring the decks, search index and sitemaps up to date before one of their files is served."""
         if not self.behind or not pipeline.made_after_the_pages(path.lstrip("/")):
             return
-        for _attempt in range(3):  # an edit may come while it builds
-            outcome = self.build(self.options, announce=False)
-            if outcome != SUPERSEDED:
-                self.behind = outcome != BUILT
-                return
+        with self.catching_up:  # one request builds; those waiting for it find it done
+            for _attempt in range(3):  # an edit may come while it builds
+                if not self.behind:
+                    return
+                outcome = self.build(self.options, announce=False)
+                if outcome != SUPERSEDED:
+                    self.behind = outcome != BUILT
+                    return
 
     def build(self, options: pipeline.Options, announce: bool = True) -> str:
         """A whole build, committed only if no edit came while it ran. The objects that
