@@ -74,9 +74,7 @@ def page_lists(written: Mapping[str, str], languages: tuple[str, ...]) -> dict[s
     lists = {}
     for language in languages:
         pages = sorted(
-            [path.removesuffix("index.html"), digest[:DIGEST_LENGTH]]
-            for path, digest in written.items()
-            if path.startswith(f"{language}/") and path.endswith("/index.html")
+            [urls.path_of(path), digest[:DIGEST_LENGTH]] for path, digest in written.items() if path.startswith(f"{language}/") and path.endswith("/index.html")
         )
         lists[page_list_path(language)] = _json({"assets": assets, "pages": pages})
     return lists

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import watchfiles
 
-from . import pipeline
+from . import pipeline, urls
 from .cache import BuildCache, open_cache
 from .diagnostics import ContentError, Report, built_summary, plural, print_failure, print_report
 from .quickedit import LiveSite
@@ -251,7 +251,7 @@ def reloads(changed) -> list[str] | None:
     pages = []
     for path in changed:
         if path.endswith(".html"):
-            pages.append("/" + path.removesuffix("index.html"))
+            pages.append("/" + urls.path_of(path))
         elif path.startswith("assets/"):
             return None
     return pages

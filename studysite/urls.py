@@ -105,6 +105,11 @@ def file_for(path: str) -> str:
     return path + "index.html" if path == "" or path.endswith("/") else path
 
 
+def path_of(file: str) -> str:
+    """The path a site file is served at: file_for's inverse ("nl/x/index.html" -> "nl/x/")."""
+    return file.removesuffix("index.html") if file == "index.html" or file.endswith("/index.html") else file
+
+
 @dataclass(frozen=True)
 class Links:
     """Makes the links of one page."""

@@ -62,3 +62,8 @@ def test_the_pages_that_stand_in_for_others_link_absolutely():
     assert not urls.links_absolutely(urls.home("nl")) and not urls.links_absolutely(urls.record("questions", "nl", "offline"))
     assert urls.Links("https://user.github.io/repo/", urls.offline("fr")).root == "/repo/"
     assert urls.Links("https://user.github.io/repo/", urls.record("topics", "fr", "basics")).href("") == "../../../"
+
+
+def test_a_page_file_gives_back_the_path_it_serves():
+    for path in ("", "nl/", "nl/questions/q/", "404.html", "nl/downloads/deck-nl.apkg"):
+        assert urls.path_of(urls.file_for(path)) == path
