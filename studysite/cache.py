@@ -22,7 +22,7 @@ import json
 import os
 import shutil
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -218,19 +218,30 @@ def diagnostics_from_json(items: object) -> list[Diagnostic] | None:
         return None
 
 
-def inputs_digest(folders: list[Path], settings: str, stamp: str) -> str:
+@dataclass(frozen=True)
+class Inputs:
+    """What a build reads, as digests: of everything together, and of each file's bytes."""
+
+    digest: str
+    files: Mapping[Path, str]  # folder / relative path -> sha256 of the file's bytes
+
+
+def read_inputs(folders: list[Path], settings: str, stamp: str) -> Inputs:
     """A digest of every file a build reads (names and bytes), the settings, the code and
-    the git commit of the content (the status pages depend on its history)."""
+    the git commit of the content (the status pages depend on its history), and the
+    digest of each file, so that the build need not read an unchanged file again."""
     digest = hashlib.sha256(f"{stamp}\0{settings}\0{git_head(folders[0])}".encode())
+    files = {}
     for folder in folders:
         digest.update(b"\1" + str(folder.resolve()).encode())
         for path in sorted(files_below(folder)):
             try:
-                data = (folder / path).read_bytes()
+                file_digest = hashlib.sha256((folder / path).read_bytes()).hexdigest()
+                files[folder / path] = file_digest
             except OSError:  # gone since the listing: the build will say what is missing
-                data = b"\2"
-            digest.update(path.encode() + b"\0" + hashlib.sha256(data).digest())
-    return digest.hexdigest()
+                file_digest = "gone"
+            digest.update(f"{path}\0{file_digest}\0".encode())
+    return Inputs(digest.hexdigest(), files)
 
 
 def git_head(folder: Path) -> str:

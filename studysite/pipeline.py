@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TextIO
 
 from . import anki, contentpo, offline, search, urls
-from .cache import BuildCache, diagnostics_from_json, diagnostics_to_json, files_below, inputs_digest, open_cache, template_code_folders
+from .cache import BuildCache, diagnostics_from_json, diagnostics_to_json, files_below, open_cache, read_inputs, template_code_folders
 from .diagnostics import Location, Report
 from .graph import Graph, build_graph
 from .i18n import load_layered_translations
@@ -147,10 +147,11 @@ def available_cpus() -> int:
         return os.cpu_count() or 1
 
 
-def load(options: Options, report: Report, cache: BuildCache | None = None) -> LoadedSite:
-    """Phase one: read, validate and cross-reference the content; plan every page."""
+def load(options: Options, report: Report, cache: BuildCache | None = None, digests: Mapping[Path, str] | None = None) -> LoadedSite:
+    """Phase one: read, validate and cross-reference the content; plan every page. digests:
+    the sha256 of files already read (a file whose reading the cache has is not read again)."""
     base_url = urls.normalize_base_url(options.base_url) if options.base_url else ""
-    site, readings = read_content(options.content_dir, report, base_url, cache)
+    site, readings = read_content(options.content_dir, report, base_url, cache, digests)
     po_catalogs = contentpo.read_content_catalogs(options.site_root / "locales", report)
     supplied = frozenset(contentpo.supplied(po_catalogs))
     content = content_of(site, readings, report, supplied)
@@ -217,13 +218,13 @@ def build(options: Options, cache: BuildCache | None = None, guard: CommitGuard 
     inputs and output are as the cache saw them after the previous build does nothing."""
     started = time.perf_counter()
     cache = cache if cache is not None else open_cache(options.content_dir)
-    inputs = inputs_digest(options.source_folders, build_settings(options), cache.stamp)
-    unchanged = unchanged_build(cache, options.out_dir, inputs)
+    inputs = read_inputs(options.source_folders, build_settings(options), cache.stamp)
+    unchanged = unchanged_build(cache, options.out_dir, inputs.digest)
     if unchanged is not None:
         return BuildResult(unchanged["pages"], 0, unchanged["languages"], time.perf_counter() - started, unchanged["report"])
     previous = check_output_folder(options.out_dir, options.source_folders)
     report = Report(strict=options.strict)
-    loaded = load(options, report, cache)
+    loaded = load(options, report, cache, inputs.files)
     assets = collect_assets(options)
     renderer = make_renderer(options, loaded.content, report, assets)
     report.raise_if_errors()
@@ -234,7 +235,7 @@ def build(options: Options, cache: BuildCache | None = None, guard: CommitGuard 
         built = BuiltSite(options, loaded, renderer, page_keys, dict(writer.written), dict(writer.inputs))
         with guard(built) if guard is not None else nullcontext():
             writer.commit()
-            remember_build(cache, options.out_dir, inputs, len(loaded.pages), len(loaded.content.site.languages), report)
+            remember_build(cache, options.out_dir, inputs.digest, len(loaded.pages), len(loaded.content.site.languages), report)
     changed = frozenset(path for path in {*writer.written, *previous.files} if writer.written.get(path) != previous.files.get(path))
     return BuildResult(len(loaded.pages), writer.changed, len(loaded.content.site.languages), time.perf_counter() - started, report, built, changed)
 

@@ -8,6 +8,7 @@ site's languages; an entry that does not decode is read again from its file.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from pathlib import Path
 
 from .cache import BuildCache, diagnostics_from_json, diagnostics_to_json
@@ -19,8 +20,11 @@ from .siteconfig import read_site_config
 from .validate import KINDS, ParsedRecord, Reading, read_document
 
 
-def read_content(content_dir: Path, report: Report, base_url_override: str = "", cache: BuildCache | None = None) -> tuple[SiteConfig | None, list[Reading]]:
-    """The site's configuration and a reading of each record file, in content order."""
+def read_content(
+    content_dir: Path, report: Report, base_url_override: str = "", cache: BuildCache | None = None, digests: Mapping[Path, str] | None = None
+) -> tuple[SiteConfig | None, list[Reading]]:
+    """The site's configuration and a reading of each record file, in content order.
+    digests: the sha256 of files read already, by content_dir / relative path."""
     report.source_root = content_dir
     files = find_content_files(content_dir, report)
     site_files = [path for kind, path in files if kind == "site"]
@@ -30,24 +34,29 @@ def read_content(content_dir: Path, report: Report, base_url_override: str = "",
     readings = []
     for kind, path in files:
         if kind != "site":
-            reading = read_file(content_dir, kind, path, languages, report, cache)
+            reading = read_file(content_dir, kind, path, languages, report, cache, (digests or {}).get(path))
             if reading is not None:
                 readings.append(reading)
     return site, readings
 
 
-def read_file(content_dir: Path, kind: str, path: Path, languages: tuple[str, ...], report: Report, cache: BuildCache | None) -> Reading | None:
-    """The reading of one record file; None, reported, when it cannot be read as YAML."""
+def read_file(
+    content_dir: Path, kind: str, path: Path, languages: tuple[str, ...], report: Report, cache: BuildCache | None, digest: str | None = None
+) -> Reading | None:
+    """The reading of one record file; None, reported, when it cannot be read as YAML. With
+    the digest of its bytes, a file whose reading the cache has is not read at all."""
     relative = path.relative_to(content_dir).as_posix()
+    if digest is not None and cache is not None:
+        reading = _cached(cache, _key(relative, kind, languages, digest))
+        if reading is not None:
+            return reading
     data = read_file_bytes(path, relative, report)
     if data is None:
         return None
-    key = hashlib.sha256(f"{relative}\0{kind}\0{languages}\0".encode() + data).hexdigest()[:32]
-    cached = cache.reading(key) if cache is not None else None
-    if cached is not None:
-        reading = reading_from_json(cached)
-        if reading is not None:
-            return reading
+    key = _key(relative, kind, languages, hashlib.sha256(data).hexdigest())
+    reading = _cached(cache, key) if cache is not None else None
+    if reading is not None:
+        return reading
     node = parse_bytes(data, relative, report)
     if node is None:
         return None
@@ -55,6 +64,15 @@ def read_file(content_dir: Path, kind: str, path: Path, languages: tuple[str, ..
     if cache is not None:
         cache.put_reading(key, reading_to_json(reading))
     return reading
+
+
+def _key(relative: str, kind: str, languages: tuple[str, ...], digest: str) -> str:
+    return hashlib.sha256(f"{relative}\0{kind}\0{languages}\0{digest}".encode()).hexdigest()[:32]
+
+
+def _cached(cache: BuildCache, key: str) -> Reading | None:
+    data = cache.reading(key)
+    return reading_from_json(data) if data is not None else None
 
 
 def reading_to_json(reading: Reading) -> list:

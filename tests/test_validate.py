@@ -247,3 +247,21 @@ def test_the_cache_keeps_each_files_reading_and_its_problems_until_its_bytes_cha
     (content_dir / "glossary/gpu.yaml").write_text("nl: {term: GPU, definition: DD}\n", encoding="utf-8")
     run(cache)
     assert reads == ["glossary/gpu.yaml"]
+
+
+def test_a_build_does_not_read_again_a_file_whose_digest_it_has_and_whose_reading_is_kept(make_content, monkeypatch, tmp_path):
+    from studysite import readings
+    from studysite.cache import open_cache, read_inputs
+
+    content_dir = make_content()
+    monkeypatch.setenv("STUDYSITE_CACHE_DIR", str(tmp_path / "cache"))
+    cache = open_cache(content_dir, stamp="test")
+    first = readings.read_content(content_dir, Report(), cache=cache)
+    opened = []
+    read = readings.read_file_bytes
+    monkeypatch.setattr(readings, "read_file_bytes", lambda path, relative, report: opened.append(relative) or read(path, relative, report))
+    (content_dir / "glossary/gpu.yaml").write_text("nl: {term: GPU, definition: Anders.}\nfr: {term: GPU, definition: Autre.}\n", encoding="utf-8")
+    digests = read_inputs([content_dir], "", "test").files
+    again = readings.read_content(content_dir, Report(), cache=cache, digests=digests)
+    assert opened == ["glossary/gpu.yaml"]  # the one file edited since
+    assert [r for r in again[1] if r.path != "glossary/gpu.yaml"] == [r for r in first[1] if r.path != "glossary/gpu.yaml"]
