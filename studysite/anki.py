@@ -32,13 +32,13 @@ import genanki
 import jinja2
 
 from . import urls
-from .forks import map_in_forks
+from .forks import Aside
 from .graph import Graph, LanguageGraph
 from .i18n import language_name
 from .markup import ContentHtml
 from .model import Content, answer_letter
 from .viewtypes import DeckSummary
-from .write import SiteWriter
+from .write import Manifest, SiteWriter
 
 CARD_TEMPLATES = "anki/cards.html"
 UNTRANSLATED_TAG = "untranslated"
@@ -131,22 +131,37 @@ def file_times(content_dir: Path) -> Callable[[str], int]:
     return functools.cache(lambda path: int(os.stat(os.path.join(folder, path)).st_mtime))
 
 
-def write_decks(writer: SiteWriter, source: DeckSource, graph: Graph, environments: Mapping[str, jinja2.Environment], jobs: int = 1) -> None:
-    """Every language's package, made by jobs processes; one whose plan did not change is
-    carried over unwritten."""
+class Decks:
+    """Every language's package, begun in a process of its own as soon as this is made, so
+    that the build goes on meanwhile; write() takes them. A package whose plan did not
+    change is not made again. Leaving the with block stops what write() did not take."""
 
-    def make(lg: LanguageGraph) -> tuple[str, str, bytes | None]:
+    def __init__(self, previous: Manifest, source: DeckSource, graph: Graph, environments: Mapping[str, jinja2.Environment], jobs: int = 1):
+        self.source, self.graph, self.environments = source, graph, environments
+        self._aside = Aside([functools.partial(self._make, previous, lg) for lg in graph.languages.values()], jobs)
+
+    def __enter__(self) -> Decks:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self._aside.__exit__(*exc_info)
+
+    def _plan(self, lg: LanguageGraph) -> DeckPlan:
+        return plan_deck(self.source, lg, self.environments[lg.edition.language])
+
+    def _make(self, previous: Manifest, lg: LanguageGraph) -> tuple[str, str, bytes | None]:
         """The package's path, key and bytes (None: the previous package is the same)."""
-        plan = plan_deck(source, lg, environments[lg.edition.language])
+        plan = self._plan(lg)
         key = plan.key
-        same = writer.previous.inputs.get(plan.path) == key and plan.path in writer.previous.files
+        same = previous.inputs.get(plan.path) == key and plan.path in previous.files
         return plan.path, key, None if same else write_package(plan)
 
-    languages = list(graph.languages.values())
-    for lg, (path, key, package) in zip(languages, map_in_forks(make, languages, jobs, worth_a_fork=2), strict=True):
-        if package is None and writer.reuse(path, key):
-            continue
-        writer.write(path, package if package is not None else write_package(plan_deck(source, lg, environments[lg.edition.language])), key)
+    def write(self, writer: SiteWriter) -> None:
+        """The packages into the writer; one whose plan did not change is carried over unwritten."""
+        for lg, (path, key, package) in zip(self.graph.languages.values(), self._aside.results(), strict=True):
+            if package is None and writer.reuse(path, key):
+                continue
+            writer.write(path, package if package is not None else write_package(self._plan(lg)), key)
 
 
 def plan_deck(source: DeckSource, lg: LanguageGraph, environment: jinja2.Environment) -> DeckPlan:

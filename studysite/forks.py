@@ -10,6 +10,7 @@ import functools
 import gc
 import os
 import pickle
+import signal
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
@@ -43,29 +44,57 @@ def share_out_work(works: Sequence[Callable[[], Result]]) -> list[Result]:
 
     A child's ContentError or OSError comes back as it is, any other failure as its text;
     the first failure is raised once every child has ended."""
-    gc.freeze()  # keep the collector off the shared objects, so children copy fewer pages
-    try:
-        children = [_fork(work) for work in works[1:]]
-    finally:
-        gc.unfreeze()
-    results: list = [None] * len(works)
-    failure: BaseException | None = None
-    try:
-        results[0] = works[0]()
-    except BaseException as error:  # collect the children before passing it on
-        failure = error
-    for index, (pid, reader) in enumerate(children, 1):
-        with os.fdopen(reader, "rb") as stream:
-            data = stream.read()
-        os.waitpid(pid, 0)
-        outcome = pickle.loads(data) if data else RuntimeError("a worker process stopped without a result")
-        if isinstance(outcome, BaseException):
-            failure = failure or outcome
-        else:
-            results[index] = outcome
-    if failure is not None:
-        raise failure
-    return results
+    with Aside(works[1:]) as aside:
+        first = works[0]()
+        return [first, *aside.results()]
+
+
+class Aside:
+    """Works started in forked children now, their results taken later: the parent goes on
+    with other work meanwhile. With one job (or no fork), results() does the works itself.
+
+    Leaving the with block without taking the results stops the children and waits for them."""
+
+    def __init__(self, works: Sequence[Callable[[], Result]], jobs: int = 2):
+        self._works = list(works)
+        self._children: list[tuple[int, int]] = []
+        if jobs > 1 and hasattr(os, "fork") and self._works:
+            gc.freeze()  # keep the collector off the shared objects, so children copy fewer pages
+            try:
+                self._children = [_fork(work) for work in self._works]
+            finally:
+                gc.unfreeze()
+
+    def __enter__(self) -> Aside:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        for pid, reader in self._children:
+            os.close(reader)
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            os.waitpid(pid, 0)
+        self._children = []
+
+    def results(self) -> list:
+        """Each work's result, in order, once every child has ended; the first failure raised."""
+        if not self._children:
+            return [work() for work in self._works]
+        children, self._children = self._children, []
+        results, failure = [], None
+        for pid, reader in children:
+            with os.fdopen(reader, "rb") as stream:
+                data = stream.read()
+            os.waitpid(pid, 0)
+            outcome = pickle.loads(data) if data else RuntimeError("a worker process stopped without a result")
+            if isinstance(outcome, BaseException):
+                failure = failure or outcome
+            results.append(outcome)
+        if failure is not None:
+            raise failure
+        return results
 
 
 def _fork(work: Callable[[], object]) -> tuple[int, int]:

@@ -228,10 +228,10 @@ def build(options: Options, cache: BuildCache | None = None, guard: CommitGuard 
     assets = collect_assets(options)
     renderer = make_renderer(options, loaded.content, report, assets)
     report.raise_if_errors()
-    page_keys = PageKeys(inputs_key(renderer.made_from, (renderer.site, loaded.content.site)), source_digests(loaded.content, loaded.graph))
-    loaded.statuses.all()  # for the status pages: worked out once, before render workers fork
-    with SiteWriter(options.out_dir, previous, in_place=True) as writer:
-        write_site(writer, options, loaded, renderer, page_keys, assets, started)
+    loaded.statuses.all()  # for the status pages: worked out once, before decks and render workers fork
+    with start_decks(options, loaded, renderer, previous) or nullcontext() as decks, SiteWriter(options.out_dir, previous, in_place=True) as writer:
+        page_keys = PageKeys(inputs_key(renderer.made_from, (renderer.site, loaded.content.site)), source_digests(loaded.content, loaded.graph))
+        write_site(writer, options, loaded, renderer, page_keys, assets, started, decks)
         built = BuiltSite(options, loaded, renderer, page_keys, dict(writer.written), dict(writer.inputs))
         with guard(built) if guard is not None else nullcontext():
             writer.commit()
@@ -240,7 +240,17 @@ def build(options: Options, cache: BuildCache | None = None, guard: CommitGuard 
     return BuildResult(len(loaded.pages), writer.changed, len(loaded.content.site.languages), time.perf_counter() - started, report, built, changed)
 
 
-def write_site(writer: SiteWriter, options: Options, loaded: LoadedSite, renderer: Renderer, page_keys: PageKeys, assets: dict, started: float) -> None:
+def start_decks(options: Options, loaded: LoadedSite, renderer: Renderer, previous: Manifest) -> anki.Decks | None:
+    """The decks, begun aside (None for a preview, which keeps the previous ones)."""
+    if options.preview:
+        return None
+    source = anki.DeckSource(loaded.content, loaded.content_html, anki.file_times(options.content_dir))
+    return anki.Decks(previous, source, loaded.graph, renderer.environments, options.jobs or available_cpus())
+
+
+def write_site(
+    writer: SiteWriter, options: Options, loaded: LoadedSite, renderer: Renderer, page_keys: PageKeys, assets: dict, started: float, decks: anki.Decks | None
+) -> None:
     """Every file of the site into the writer: the pages whose keys changed, the assets, the
     decks and sitemaps (a preview keeps the previous ones), the offline files and the search index."""
     content, previous = loaded.content, writer.previous
@@ -249,12 +259,11 @@ def write_site(writer: SiteWriter, options: Options, loaded: LoadedSite, rendere
     progress.clear()
     for path, data in assets.values():
         writer.write(path, data)
-    if options.preview:
+    if decks is None:
         keep_made_after_the_pages(writer, previous)
     else:
-        source = anki.DeckSource(content, loaded.content_html, anki.file_times(options.content_dir))
-        anki.write_decks(writer, source, loaded.graph, renderer.environments, options.jobs or available_cpus())
         write_sitemaps(writer, renderer, loaded.pages)
+        decks.write(writer)
     writer.write("robots.txt", f"User-agent: *\nAllow: /\nSitemap: {urls.absolute(content.site.base_url, urls.SITEMAP)}\n".encode())
     writer.write(".nojekyll", b"")
     write_offline_files(writer, loaded, renderer)

@@ -8,7 +8,7 @@ import os
 import pytest
 
 from studysite.diagnostics import ContentError, Diagnostic, Location, Severity
-from studysite.forks import WORTH_A_FORK, map_in_forks, share_out_work
+from studysite.forks import WORTH_A_FORK, Aside, map_in_forks, share_out_work
 
 
 def test_a_map_in_forks_equals_the_map_in_order():
@@ -31,3 +31,25 @@ def test_a_failing_child_is_raised_in_the_parent_once_all_have_ended():
     with pytest.raises(ContentError) as raised:  # a content error comes back whole, with its diagnostics
         share_out_work([lambda: 1, child_reports])
     assert raised.value.diagnostics == problem.diagnostics
+
+
+def test_work_set_aside_runs_while_the_parent_goes_on():
+    parent = os.getpid()
+    with Aside([lambda: os.getpid(), lambda: 2], jobs=2) as aside:
+        pids_meanwhile = os.getpid()
+        child_pid, two = aside.results()
+    assert pids_meanwhile == parent and child_pid != parent and two == 2
+    with Aside([lambda: os.getpid()], jobs=1) as aside:  # one job: done here, when asked for
+        assert aside.results() == [parent]
+
+
+def test_work_set_aside_and_never_taken_is_stopped_and_reaped():
+    import time
+
+    with pytest.raises(KeyError), Aside([lambda: time.sleep(60)], jobs=2) as aside:
+        ((pid, _),) = aside._children
+        raise KeyError("the build failed meanwhile")
+    started = time.monotonic()
+    with pytest.raises(ChildProcessError):  # already reaped: no process is left behind
+        os.waitpid(pid, 0)
+    assert time.monotonic() - started < 5
