@@ -1,12 +1,18 @@
 """Cache: what a build can skip next time, kept outside the deployed site.
 
-One JSON file per content folder holds what reading each content file gave (readings.py),
-the HTML of every content text converted from Markdown and the glossary terms each
-question's text names, keyed by digests of what they came from, and, per output folder, a digest of every input of the last successful build
-with what that build reported. A build whose inputs and output are both as they were then
-does nothing. It also keeps what git said about the translations' age and the templates'
-UI messages (status.py), so that the status pages need no git blame of a file that did
-not change. Beside it, a folder per site keeps the templates' compiled code (render.py).
+One file per content folder holds what reading each content file gave (readings.py), the
+HTML of every content text converted from Markdown and the glossary terms each question's
+text names, keyed by digests of what they came from, and, per output folder, a digest of
+every input of the last successful build with what that build reported. A build whose
+inputs and output are both as they were then does nothing. It also keeps what git said
+about the translations' age and the templates' UI messages (status.py), so that the status
+pages need no git blame of a file that did not change. Beside it, a folder per site keeps
+the templates' compiled code (render.py).
+
+The file is a pickle: a rebuild loads the parsed records as they were, where decoding
+them from JSON took longer than most of the rebuild. Like Python's own __pycache__ and
+the templates' compiled code, it is only ever read from the user's cache folder, and its
+unpickler makes no object but plain data and the records' own classes (ALLOWED).
 
 The folder is STUDYSITE_CACHE_DIR, else $XDG_CACHE_HOME/studysite, else ~/.cache/studysite.
 It is safe to delete. A file that is corrupt, of another format or written by other code
@@ -18,8 +24,9 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
+import io
 import os
+import pickle
 import shutil
 import subprocess
 from collections.abc import Callable, Mapping
@@ -29,7 +36,7 @@ from pathlib import Path
 
 from .diagnostics import Diagnostic, Location, Severity
 
-FORMAT = "studysite-cache/2"
+FORMAT = b"studysite-cache/3\n"
 SAVED = ("markdown", "builds", "history", "found", "ui_messages", "readings")  # the parts of a BuildCache kept in its file
 CODE_ROOT = Path(__file__).resolve().parent
 
@@ -69,7 +76,7 @@ class BuildCache:
     history: dict = field(default_factory=dict)  # the translations' age by git (status.py)
     found: dict[str, list[str]] = field(default_factory=dict)  # the terms named in a question's text (graph.py)
     ui_messages: dict[str, list[str]] = field(default_factory=dict)  # the templates' messages, by their digest (status.py)
-    readings: dict[str, list] = field(default_factory=dict)  # what reading each content file gave, by its bytes (readings.py)
+    readings: dict[str, object] = field(default_factory=dict)  # what reading each content file gave, by its bytes (readings.py); pickled until used
     _used: set[str] = field(default_factory=set)
 
     def text(self, kind: str, text: str, convert: Callable[[str], str]) -> str:
@@ -97,12 +104,18 @@ class BuildCache:
         self._used.add(key)
         self.found[key] = sorted(terms)
 
-    def reading(self, key: str) -> list | None:
-        """The reading of a content file kept under key, as JSON."""
+    def reading(self, key: str) -> object | None:
+        """The reading of a content file kept under key."""
         self._used.add(key)
-        return self.readings.get(key)
+        reading = self.readings.get(key)
+        if isinstance(reading, bytes):
+            try:
+                reading = self.readings[key] = _CacheUnpickler(io.BytesIO(reading)).load()
+            except UNPICKLING_ERRORS:
+                return None
+        return reading
 
-    def put_reading(self, key: str, reading: list) -> None:
+    def put_reading(self, key: str, reading: object) -> None:
         self._used.add(key)
         self.readings[key] = reading
 
@@ -117,7 +130,7 @@ class BuildCache:
         temp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with temp.open("w", encoding="utf-8") as file:
+            with temp.open("wb") as file:
                 self._write(file)
             os.replace(temp, self.path)
         except OSError:
@@ -125,42 +138,83 @@ class BuildCache:
                 temp.unlink(missing_ok=True)
 
     def _write(self, file) -> None:
-        """One JSON object, written piece by piece (a large site's cache would otherwise be
-        held as one string, twice); the checksum comes last, a digest of all written before it."""
-        digest = hashlib.sha256()
-        for piece in self._pieces():
-            digest.update(piece.encode())
-            file.write(piece)
-        file.write(f'{CHECKSUM}{digest.hexdigest()}"}}')
-
-    def _pieces(self):
-        yield json.dumps({"format": FORMAT, "stamp": self.stamp})[:-1]
-        for name in SAVED:
-            part: dict = getattr(self, name)
-            yield f", {json.dumps(name)}: {{"
-            for index, key in enumerate(sorted(part)):  # an entry at a time, by the C encoder
-                yield f"{', ' if index else ''}{json.dumps(key)}: {json.dumps(part[key], ensure_ascii=False, sort_keys=True)}"
-            yield "}"
+        """The format; the parts, each reading pickled on its own after them (saving then
+        needs no memo of every object of every reading, and a reading is unpickled only
+        when a build asks for it); last a digest of all between."""
+        file.write(FORMAT)
+        digesting = _Digesting(file)
+        parts = {name: getattr(self, name) for name in SAVED if name != "readings"}
+        pickle.dump({"stamp": self.stamp, **parts, "readings": len(self.readings)}, digesting, protocol=PROTOCOL)
+        for key, reading in self.readings.items():
+            pickle.dump((key, reading if isinstance(reading, bytes) else pickle.dumps(reading, protocol=PROTOCOL)), digesting, protocol=PROTOCOL)
+        file.write(digesting.digest.hexdigest().encode())
 
 
-CHECKSUM = ', "checksum": "'
+PROTOCOL = pickle.HIGHEST_PROTOCOL
 
 
-def _checked(text: str) -> bool:
-    """Whether the cache file's text ends in the checksum of all that comes before it."""
-    body, found, rest = text.rpartition(CHECKSUM)
-    return bool(found) and rest == hashlib.sha256(body.encode()).hexdigest() + '"}'
+class _Digesting:
+    """A file's write(), digesting what it writes."""
+
+    def __init__(self, file) -> None:
+        self.file, self.digest = file, hashlib.sha256()
+
+    def write(self, data: bytes) -> int:
+        self.digest.update(data)
+        return self.file.write(data)
+
+
+# The classes a cache file may hold, beside plain data: a reading's (readings.py).
+ALLOWED = {
+    ("studysite.validate", "Reading"),
+    ("studysite.validate", "ParsedRecord"),
+    ("studysite.fields", "FieldValues"),
+    ("studysite.fields", "Reference"),
+    ("studysite.fields", "kind_in_folder"),
+    ("studysite.diagnostics", "Diagnostic"),
+    ("studysite.diagnostics", "Location"),
+    ("studysite.diagnostics", "Severity"),
+}
+
+
+UNPICKLING_ERRORS = (pickle.UnpicklingError, ValueError, TypeError, EOFError, AttributeError, ImportError, IndexError, KeyError)
+
+
+class _CacheUnpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str):
+        if (module, name) not in ALLOWED:
+            raise pickle.UnpicklingError(f"{module}.{name} has no place in a build cache")
+        return super().find_class(module, name)
+
+
+def _unpickled(data: bytes) -> object:
+    """What a cache file holds, its readings still pickled; None when it is not a cache
+    file, or its checksum does not match."""
+    checksum_at = len(data) - DIGEST_LENGTH
+    if not data.startswith(FORMAT) or checksum_at < len(FORMAT):
+        return None
+    payload = memoryview(data)[len(FORMAT) : checksum_at]
+    if data[checksum_at:] != hashlib.sha256(payload).hexdigest().encode():
+        return None
+    stream = io.BytesIO(payload)
+    parts = _CacheUnpickler(stream).load()
+    if not isinstance(parts, dict) or not isinstance(parts.get("readings"), int):
+        return None
+    readings = (_CacheUnpickler(stream).load() for _ in range(parts["readings"]))
+    return parts | {"readings": {key: reading for key, reading in readings if isinstance(reading, bytes)}}
+
+
+DIGEST_LENGTH = 64  # a sha256 in hexadecimal
 
 
 def open_cache(content_dir: Path, stamp: str | None = None) -> BuildCache:
     """The cache of a content folder; empty when there is none or it cannot be trusted."""
     stamp = stamp or code_stamp()
-    path = cache_folder() / f"site-{_site_name(content_dir)}.json"
+    path = cache_folder() / f"site-{_site_name(content_dir)}.pickle"
     cache = BuildCache(path, stamp)
     try:
-        text = path.read_text(encoding="utf-8")
-        data = json.loads(text) if _checked(text) else None
-    except (OSError, ValueError):
+        data = _unpickled(path.read_bytes())
+    except (OSError, *UNPICKLING_ERRORS):
         return cache
     if not _trusted(data, stamp):
         return cache
@@ -192,17 +246,14 @@ def _site_name(content_dir: Path) -> str:
 
 
 def _trusted(data: object, stamp: str) -> bool:
-    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("stamp") != stamp:
+    """Whether what a cache file held was written by this code, in the expected parts."""
+    if not isinstance(data, dict) or data.get("stamp") != stamp or not all(isinstance(data.get(name), dict) for name in SAVED):
         return False
-    if not all(isinstance(data.get(name), dict) for name in SAVED):
-        return False
-    markdown, builds = data["markdown"], data["builds"]
     lists_of_text = (v for name in ("found", "ui_messages") for v in data[name].values())
     return (
-        all(isinstance(v, str) for v in markdown.values())
-        and all(isinstance(v, dict) for v in builds.values())
+        all(isinstance(v, str) for v in data["markdown"].values())
+        and all(isinstance(v, dict) for v in data["builds"].values())
         and all(isinstance(v, list) and all(isinstance(t, str) for t in v) for v in lists_of_text)
-        and all(isinstance(v, list) for v in data["readings"].values())
     )
 
 

@@ -111,6 +111,16 @@ class Kind:
     record: Table
     block: Table
 
+    def __reduce__(self):
+        """Pickled as its folder's name, to be one of validate's kinds again (the build cache keeps parsed records)."""
+        return kind_in_folder, (self.folder,)
+
+
+def kind_in_folder(folder: str) -> Kind:
+    from .validate import KINDS  # where the kinds are defined; it imports this module
+
+    return KINDS[folder]
+
 
 @dataclass
 class FieldValues:

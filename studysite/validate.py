@@ -196,8 +196,7 @@ def validate_record(document: Document, report: Report, languages: tuple[str, ..
     parsed = validator.record(document)
     if parsed is None:
         return None
-    validator.check(parsed)
-    return _build(parsed)
+    return _build(parsed) if validator.check(parsed) else None
 
 
 class _RecordValidator:
@@ -298,17 +297,18 @@ class _RecordValidator:
                 noun = KINDS[reference.kind].noun
                 hint = did_you_mean(reference.target, known) or f"{noun}s are the files in {reference.kind}/"
                 self.report.error(reference.location, f"ref.unknown-{noun}", f"unknown {noun} '{reference.target}'", hint)
-        for item in parsed:
-            self.check(item)
-        return {folder: {i: r for i, p in items.items() for r in [_build(p)] if r is not None} for folder, items in by_kind.items()}
+        unbuildable = {id(item) for item in parsed if not self.check(item)}
+        return {folder: {i: r for i, p in items.items() if id(p) not in unbuildable for r in [_build(p)] if r is not None} for folder, items in by_kind.items()}
 
-    def check(self, item: ParsedRecord) -> None:
-        """The rules of a record that need no other file."""
+    def check(self, item: ParsedRecord) -> bool:
+        """The rules of a record that need no other file; False when the record cannot be
+        built. The parsed record is left as it is (the build cache keeps it)."""
         self._check_translations(item)
         if item.kind is QUESTIONS:
-            self._check_choices(item)
-        elif item.kind is COMPARISONS:
+            return self._check_choices(item)
+        if item.kind is COMPARISONS:
             self._check_aspects(item)
+        return True
 
     def _check_translations(self, item: ParsedRecord) -> None:
         for language in self.languages:
@@ -318,10 +318,11 @@ class _RecordValidator:
                     last_block, "translation.missing", f"{item.kind.noun} '{item.id}' has no '{language}' text", f"add a block '{language}:' like this one"
                 )
 
-    def _check_choices(self, item: ParsedRecord) -> None:
+    def _check_choices(self, item: ParsedRecord) -> bool:
+        """Whether the question can be built: its answer is one of its choices."""
         counts = {lang: len(b.values["choices"]) for lang, b in item.blocks.items() if "choices" in b.values}
         if not counts:
-            return
+            return True
         reference_language = next((lang for lang in self.languages if lang in counts), next(iter(counts)))
         expected = counts[reference_language]
         for language, count in counts.items():
@@ -337,7 +338,8 @@ class _RecordValidator:
         if answer is not None and answer >= fewest:
             message = f"answer '{answer_letter(answer)}' is outside the {fewest} choices (A-{answer_letter(fewest - 1)})"
             self.report.error(item.record.where["answer"], "value.answer", message)
-            del item.record.values["answer"]  # the question is not built
+            return False
+        return True
 
     def _check_aspects(self, item: ParsedRecord) -> None:
         columns = len(item.record.values.get("terms", ()))

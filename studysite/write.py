@@ -20,7 +20,7 @@ from pathlib import Path
 
 MARKER = ".studysite"
 TEMP_MARKER = ".studysite-partial"
-PENDING = ".studysite-pending"  # the files quick edits replaced since the manifest was written
+PENDING = ".studysite-pending"  # the files replaced since the manifest was written: by quick edits, or by a commit under way
 PARTIAL_SUFFIX = ".studysite-partial"  # a file being written beside the one it replaces
 
 
@@ -275,12 +275,13 @@ class SiteWriter:
             shutil.rmtree(old)
 
     def _update_in_place(self) -> None:
-        """Move the changed files into the output folder. A manifest that marks them as unknown
-        goes first, so that a build killed midway is followed by one that rewrites them."""
+        """Move the changed files into the output folder. They are listed as pending first
+        (as quick edits list theirs), so that a build killed midway is followed by one that
+        takes them as they are and renders them again (read_manifest)."""
         staged = sorted(_files_below(self.temp_dir) - {TEMP_MARKER})
         removed = sorted(set(self.previous.files) - set(self.written))
-        unknown = dict.fromkeys(staged, "")
-        _write_manifest(self.out_dir, {**self.previous.files, **unknown}, {p: k for p, k in self.previous.inputs.items() if p not in unknown}, self.temp_dir)
+        with open(self.out_dir / PENDING, "a", encoding="utf-8") as pending:
+            pending.write("".join(path + "\n" for path in staged))
         for path in staged:
             target = self.out_dir / path
             target.parent.mkdir(parents=True, exist_ok=True)

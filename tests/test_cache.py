@@ -1,7 +1,6 @@
 """The build cache: rendered Markdown and the record of the last build, outside the site,
 used only when it is the cache's own and safe to lose."""
 
-import json
 import os
 from pathlib import Path
 
@@ -36,7 +35,7 @@ def site_files(site: Path) -> dict[str, bytes]:
 
 
 def cache_files() -> list[Path]:
-    return sorted(Path(os.environ["STUDYSITE_CACHE_DIR"]).glob("site-*.json"))
+    return sorted(Path(os.environ["STUDYSITE_CACHE_DIR"]).glob("site-*.pickle"))
 
 
 def build(content: Path, out: Path):
@@ -50,7 +49,7 @@ def test_the_cache_lives_in_studysite_cache_dir_and_not_in_the_site(make_content
     build(make_content(), tmp_path / "site")
     names = sorted(p.name for p in (tmp_path / "my-cache").iterdir())  # the site's cache and its compiled templates
     assert [name.split("-")[0] for name in names] == ["site", "templates"]
-    assert names[0].endswith(".json") and (tmp_path / "my-cache" / names[1]).is_dir()
+    assert names[0].endswith(".pickle") and (tmp_path / "my-cache" / names[1]).is_dir()
     assert not [p for p in (tmp_path / "site").rglob("*") if "cache" in p.name]
 
 
@@ -88,26 +87,56 @@ def test_a_corrupt_cache_is_ignored_and_replaced(make_content, tmp_path):
     content = make_content(**{"questions/gpu-role.yaml": QUESTION_WITH_MARKDOWN})
     build(content, tmp_path / "clean")
     for path in cache_files():
-        path.write_bytes(b"\x00{not json")
+        path.write_bytes(path.read_bytes()[: len(path.read_bytes()) // 2])  # cut short, as a full disk leaves it
     build(content, tmp_path / "site")
     assert site_files(tmp_path / "site") == site_files(tmp_path / "clean")
-    assert all(json.loads(p.read_text(encoding="utf-8"))["format"] == build_cache.FORMAT for p in cache_files())
+    assert all(p.read_bytes().startswith(build_cache.FORMAT) for p in cache_files())
+    assert build_cache.open_cache(content).markdown  # replaced by one that is used
 
 
 def test_a_cache_written_by_other_code_is_never_trusted(make_content, tmp_path):
     content = make_content(**{"questions/gpu-role.yaml": QUESTION_WITH_MARKDOWN})
     build(content, tmp_path / "clean")
     (path,) = cache_files()
-    data = json.loads(path.read_text(encoding="utf-8"))
-    data["markdown"] = {key: "<p>POISONED</p>" for key in data["markdown"]}
-    data["builds"] = {}
-    for stamp in ("another version", data["stamp"]):  # foreign, then our own edited without its checksum
-        data["stamp"] = stamp
-        path.write_text(json.dumps(data), encoding="utf-8")
-        out = tmp_path / f"site-{len(stamp)}"
-        build(content, out)
-        assert site_files(out) == site_files(tmp_path / "clean")
+    cache = build_cache.open_cache(content)
+    assert cache.markdown and cache.readings
+    cache.markdown = {key: "<p>POISONED</p>" for key in cache.markdown}
+    cache.builds = {}
+    ours = cache.stamp
+    cache.stamp = "another version"  # foreign: its checksum holds, its stamp is not ours
+    cache.save()
+    build(content, tmp_path / "foreign")
+    cache.stamp = ours  # our own, edited without its checksum
+    cache.save()
+    data = path.read_bytes()
+    path.write_bytes(data[:-1] + (b"1" if data.endswith(b"0") else b"0"))
+    build(content, tmp_path / "edited")
+    for out in ("foreign", "edited"):
+        assert site_files(tmp_path / out) == site_files(tmp_path / "clean")
     assert b"POISONED" not in (tmp_path / "clean/nl/questions/gpu-role/index.html").read_bytes()
+
+
+class Payload:
+    """What a hostile cache file could hold: an object whose unpickling runs a command."""
+
+    def __init__(self, marker: Path):
+        self.marker = marker
+
+    def __reduce__(self):
+        return os.system, (f"touch {self.marker}",)
+
+
+def test_a_cache_file_that_would_run_code_is_refused_unrun(make_content, tmp_path):
+    content = make_content()
+    build(content, tmp_path / "clean")
+    cache = build_cache.open_cache(content)
+    marker = tmp_path / "ran"
+    cache.history = {"x": Payload(marker)}
+    cache.save()  # a valid checksum and our stamp: only the unpickler stands in the way
+    assert build_cache.open_cache(content).markdown == {}
+    build(content, tmp_path / "site")
+    assert not marker.exists()
+    assert site_files(tmp_path / "site") == site_files(tmp_path / "clean")
 
 
 def test_an_unwritable_cache_folder_does_not_fail_the_build(make_content, tmp_path, monkeypatch):

@@ -3,7 +3,7 @@
 import io
 import time
 
-from studysite.pipeline import PROGRESS_AFTER, Progress
+from studysite.progress import PROGRESS_AFTER, Progress
 
 
 class Terminal(io.StringIO):

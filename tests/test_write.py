@@ -9,7 +9,8 @@ import time
 import pytest
 from conftest import ROOT
 
-from studysite.write import MARKER, Manifest, OutputError, SiteWriter, check_output_folder, read_manifest
+from studysite import write
+from studysite.write import MARKER, PENDING, Manifest, OutputError, SiteWriter, check_output_folder, read_manifest
 
 
 def build_into(out, files):
@@ -121,3 +122,35 @@ def test_refuses_a_symbolic_link_as_output(tmp_path):
     (tmp_path / "link").symlink_to(tmp_path / "real")
     with pytest.raises(OutputError, match="symbolic link"):
         check_output_folder(tmp_path / "link", [])
+
+
+def test_a_rebuild_stopped_while_moving_its_files_in_is_made_good_by_the_next(tmp_path, monkeypatch):
+    out = tmp_path / "site"
+
+    def rebuild(version: bytes) -> None:
+        with SiteWriter(out, check_output_folder(out, []), in_place=True) as writer:
+            for name in ("a.html", "b.html", "c.html"):
+                if not writer.reuse(name, f"key-{version.decode()}"):
+                    writer.write(name, version, f"key-{version.decode()}")
+            writer.commit()
+
+    rebuild(b"one")
+    moved, real_replace = [], os.replace
+
+    def replace_once_then_stop(source, target):
+        if moved:
+            raise KeyboardInterrupt  # the build is killed after moving one file in
+        moved.append(target)
+        real_replace(source, target)
+
+    monkeypatch.setattr(write.os, "replace", replace_once_then_stop)
+    with pytest.raises(KeyboardInterrupt):
+        rebuild(b"two")
+    monkeypatch.undo()
+    assert sorted(p.name for p in out.iterdir()) == sorted([MARKER, PENDING, "a.html", "b.html", "c.html"])
+    assert (out / "a.html").read_bytes() == b"two" and (out / "b.html").read_bytes() == b"one"
+    halfway = read_manifest(out)
+    assert halfway.pending == {"a.html", "b.html", "c.html"} and not halfway.inputs  # taken as they are, keyed by nothing
+    rebuild(b"two")
+    assert [(out / name).read_bytes() for name in ("a.html", "b.html", "c.html")] == [b"two"] * 3
+    assert not (out / PENDING).exists() and set(read_manifest(out).inputs) == {"a.html", "b.html", "c.html"}
