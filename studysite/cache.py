@@ -76,7 +76,7 @@ class BuildCache:
     history: dict = field(default_factory=dict)  # the translations' age by git (status.py)
     found: dict[str, list[str]] = field(default_factory=dict)  # the terms named in a question's text (graph.py)
     ui_messages: dict[str, list[str]] = field(default_factory=dict)  # the templates' messages, by their digest (status.py)
-    readings: dict[str, object] = field(default_factory=dict)  # what reading each content file gave, by its bytes (readings.py); pickled until used
+    readings: dict[str, object] = field(default_factory=dict)  # what reading each content file gave, by its bytes (readings.py); pickled as the file held it
     _used: set[str] = field(default_factory=set)
 
     def text(self, kind: str, text: str, convert: Callable[[str], str]) -> str:
@@ -105,12 +105,13 @@ class BuildCache:
         self.found[key] = sorted(terms)
 
     def reading(self, key: str) -> object | None:
-        """The reading of a content file kept under key."""
+        """The reading of a content file kept under key; unpickled anew for each build (it
+        stays pickled here, to be saved again as it is)."""
         self._used.add(key)
         reading = self.readings.get(key)
         if isinstance(reading, bytes):
             try:
-                reading = self.readings[key] = _CacheUnpickler(io.BytesIO(reading)).load()
+                return _CacheUnpickler(io.BytesIO(reading)).load()
             except UNPICKLING_ERRORS:
                 return None
         return reading

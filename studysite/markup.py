@@ -88,13 +88,16 @@ class MarkdownConverter:
     cache keeps the Markdown-and-sanitiser step only: math and the checks of _finish run
     on every build, so their diagnostics are never lost to a cache hit."""
 
-    def __init__(self, report: Report | None = None, cache: BuildCache | None = None, wanted: list[tuple[str, str]] | None = None) -> None:
+    def __init__(
+        self, report: Report | None = None, cache: BuildCache | None = None, wanted: list[tuple[str, str]] | None = None, misses_allowed: int | None = None
+    ) -> None:
         self._parsers: dict[frozenset[str], markdown.Markdown] = {}
         self.report = report
         self.source = ""  # path of the content file whose text is being converted
         self._math: list[str] = []
         self._cache = cache
         self._wanted = wanted  # when a list: convert nothing, list the (kind, text) to convert
+        self._misses_allowed = misses_allowed  # when a number: how many texts the cache may lack (then _TooManyMisses)
 
     def convert(self, kind: str, text: str) -> str:
         """The Markdown-and-sanitiser step alone: "block" or "inline" text to HTML."""
@@ -116,7 +119,13 @@ class MarkdownConverter:
         if self._wanted is not None:
             self._wanted.append((kind, text))
             return ""
-        return self._cache.text(kind, text, convert) if self._cache is not None else convert(text)
+        if self._cache is None:
+            return convert(text)
+        if self._misses_allowed is not None and not self._cache.has(kind, text):
+            if not self._misses_allowed:
+                raise _TooManyMisses
+            self._misses_allowed -= 1
+        return self._cache.text(kind, text, convert)
 
     def block(self, text: str) -> str:
         """Block Markdown (paragraphs, lists, code...) to sanitised HTML."""
@@ -273,13 +282,27 @@ class ContentHtml:
         return "\n".join((q.stem, *q.choices, q.explanation))
 
 
+MISSES_DONE_HERE = 64  # a rebuild's few new texts are converted in this process; more, by forked processes
+
+
 def convert_texts(content: Content, report: Report | None = None, cache: BuildCache | None = None, jobs: int = 1) -> ContentHtml:
     """The text of every record, in every site language it is written in, as sanitised HTML;
     problems in the text go to the report (without one, TeX that cannot be converted raises).
-    With a cache and jobs > 1, the texts it lacks are first converted by that many processes."""
+    With a cache and jobs > 1, a site with more than MISSES_DONE_HERE texts the cache lacks
+    has them converted by that many processes first."""
     if cache is not None and jobs > 1:
+        told = len(report.diagnostics) if report is not None else 0
+        try:
+            return _convert_texts(MarkdownConverter(report, cache, misses_allowed=MISSES_DONE_HERE), content)
+        except _TooManyMisses:
+            if report is not None:
+                del report.diagnostics[told:]  # told again by the pass below
         convert_ahead(content, cache, jobs)
     return _convert_texts(MarkdownConverter(report, cache), content)
+
+
+class _TooManyMisses(Exception):
+    """More texts than MISSES_DONE_HERE are not in the cache."""
 
 
 def convert_ahead(content: Content, cache: BuildCache, jobs: int) -> None:

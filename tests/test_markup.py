@@ -4,7 +4,10 @@ import markdown
 import pytest
 from conftest import ROOT, run_cli
 
-from studysite.markup import MarkdownConverter, excerpt, plain_text
+from studysite import pipeline
+from studysite.cache import BuildCache
+from studysite.diagnostics import Report
+from studysite.markup import MISSES_DONE_HERE, MarkdownConverter, excerpt, plain_text
 
 
 @pytest.fixture
@@ -208,3 +211,20 @@ def test_parsers_without_unmatchable_patterns_give_the_same_html():
     renderer = MarkdownConverter()
     assert [renderer._convert(text) for text in texts] == [full.reset().convert(text) for text in texts]
     assert len(renderer._parsers) > 3  # the samples did need parsers of different shapes
+
+
+@pytest.mark.parametrize("new_texts", [1, MISSES_DONE_HERE + 5])
+def test_a_problem_is_told_once_whether_few_texts_or_many_are_new(make_content, new_texts):
+    """A few new texts are converted here; more go to forked processes after a first pass
+    that stops: what it told is not told twice."""
+    questions = {
+        f"questions/q{n:03}.yaml": f"topic: basics\nanswer: A\nnl: {{question: Vraag *{n}*?, choices: [Ja, Nee], explanation: 'Zie ![]({n}.png)'}}\n"
+        for n in range(new_texts)
+    }
+    content = make_content(**questions)
+    cache = BuildCache(stamp="test")
+    for _ in range(2):  # with the cache empty, then full
+        report = Report()
+        loaded = pipeline.load(pipeline.Options(content_dir=content, jobs=2), report, cache)
+        assert [d.code for d in report.diagnostics].count("markup.image-alt") == new_texts
+        assert loaded.content_html.questions[("q000", "nl")].stem == "Vraag <em>0</em>?"
