@@ -124,7 +124,8 @@ def load(options: Options, report: Report, cache: BuildCache | None = None, dige
     """Phase one: read, validate and cross-reference the content; plan every page. digests:
     the sha256 of files already read (a file whose reading the cache has is not read again)."""
     base_url = urls.normalize_base_url(options.base_url) if options.base_url else ""
-    site, readings = read_content(options.content_dir, report, base_url, cache, digests)
+    jobs = options.jobs or available_cpus()
+    site, readings = read_content(options.content_dir, report, base_url, cache, digests, jobs)
     po_catalogs = contentpo.read_content_catalogs(options.site_root / "locales", report)
     supplied = frozenset(contentpo.supplied(po_catalogs))
     content = content_of(site, readings, report, supplied)
@@ -134,7 +135,6 @@ def load(options: Options, report: Report, cache: BuildCache | None = None, dige
     content, coverage = contentpo.apply_translations(content, catalogs, report)
     report.raise_if_errors()
     statuses = TranslationStatus(readings, content, options.content_dir, options.layered("templates"), options.layered("locales"), coverage, cache)
-    jobs = options.jobs or available_cpus()
     content_html = convert_texts(content, report, cache, jobs)
     graph = build_graph(content, content_html, jobs, cache)
     views = ViewBuilder(content, content_html, graph, statuses)

@@ -216,7 +216,7 @@ def test_error_shows_the_source_line_with_a_caret(make_content):
 
 def test_the_cache_keeps_each_files_reading_and_its_problems_until_its_bytes_change(make_content, monkeypatch, tmp_path):
     """A build reads again only the files whose bytes changed; the others' readings come from
-    the cache (through its JSON file too) and give the same records and problems, strict
+    the cache (through its file too) and give the same records and problems, strict
     or not, as reading every file."""
     from studysite import readings, validate
     from studysite.cache import open_cache
@@ -265,3 +265,18 @@ def test_a_build_does_not_read_again_a_file_whose_digest_it_has_and_whose_readin
     again = readings.read_content(content_dir, Report(), cache=cache, digests=digests)
     assert opened == ["glossary/gpu.yaml"]  # the one file edited since
     assert [r for r in again[1] if r.path != "glossary/gpu.yaml"] == [r for r in first[1] if r.path != "glossary/gpu.yaml"]
+
+
+def test_many_new_files_read_by_forked_processes_give_what_one_process_gives(make_content):
+    from studysite import readings
+    from studysite.forks import WORTH_A_FORK
+
+    files = {f"questions/q{n:03}.yaml": f"topic: basics\nanswer: A\nnl: {{question: Vraag {n}?, choices: [Ja, Nee]}}\n" for n in range(WORTH_A_FORK + 6)}
+    files["questions/q007.yaml"] = "topic: [unclosed\n"  # a YAML error, told by the process that read it
+    content_dir = make_content(**files)
+    alone, shared = Report(strict=True), Report(strict=True)
+    one = readings.read_content(content_dir, alone, jobs=1)
+    two = readings.read_content(content_dir, shared, jobs=2)
+    assert one == two and {f"questions/q{n:03}.yaml" for n in range(WORTH_A_FORK + 6) if n != 7} <= {r.path for r in two[1]}
+    assert [d.format() for d in shared.diagnostics] == [d.format() for d in alone.diagnostics]
+    assert any(d.location.path == "questions/q007.yaml" for d in alone.diagnostics)
