@@ -6,61 +6,82 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import jinja2
 
 from . import urls
 from .diagnostics import ContentError, Diagnostic, Location, Severity
-from .forks import share_out_work
+from .forks import WORTH_A_FORK, share_out_work
 from .i18n import shown_path
 from .keys import PageKeys
 from .render import Renderer
-from .viewtypes import Page
+from .viewtypes import Page, View
 from .write import SiteWriter
 
 
-def render_pages(
-    writer: SiteWriter, renderer: Renderer, pages: list[Page], jobs: int, keys: PageKeys, progress: Callable[[int], None] | None = None, progress_scale: int = 1
-) -> None:
+def render_pages(writer: SiteWriter, renderer: Renderer, pages: list[Page], jobs: int, keys: PageKeys, progress: Callable[[int], None] | None = None) -> None:
     """Render and write every page whose inputs changed since the previous build; the others
-    are carried over. With jobs > 1, forked workers each take a share.
+    are carried over. With jobs > 1 and many pages to render, forked workers each take a share.
 
     Page paths were checked unique in phase one, so workers write side by side into the
     temporary folder and send back what they wrote; the first failure stops the build."""
-    if jobs <= 1 or not hasattr(os, "fork"):
-        for done, page in enumerate(pages, 1):
-            context = None if page.keyed_by_sources else page.context()
-            path, key = urls.file_for(page.path), keys.of(page, context)
-            if not writer.reuse(path, key):
-                writer.write(path, render_page(renderer, page, context if context is not None else page.context()).encode("utf-8"), key)
-            if progress is not None:
-                progress(done * progress_scale)
+    todo = []
+    for page in pages:
+        context = None if page.keyed_by_sources else page.context()
+        path, key = urls.file_for(page.path), keys.of(page, context)
+        if not writer.reuse(path, key):
+            todo.append(Render(page, key, context))
+    carried = len(pages) - len(todo)
+    if jobs <= 1 or len(todo) < WORTH_A_FORK or not hasattr(os, "fork"):
+        _render_here(writer, renderer, todo, progress, carried)
         return
-    shares = share_out(pages, jobs)
-    works = [functools.partial(_render_share, writer, renderer, share, keys) for share in shares[1:]]
-    mine = functools.partial(render_pages, writer, renderer, shares[0], 1, keys, progress, jobs)  # the workers keep the same pace
+    shares = share_out(todo, jobs)
+    works = [functools.partial(_render_share, writer, renderer, share) for share in shares[1:]]
+    mine = functools.partial(_render_here, writer, renderer, shares[0], progress, carried, jobs)  # the workers keep the same pace
     for outcome in share_out_work([mine, *works])[1:]:
         writer.merge(*outcome)
 
 
-def share_out(pages: list[Page], jobs: int) -> list[list[Page]]:
+@dataclass(frozen=True)
+class Render:
+    """A page to render: its key changed."""
+
+    page: Page
+    key: str
+    context: View | None  # made already for the key, or to be made
+
+
+def _render_here(
+    writer: SiteWriter, renderer: Renderer, todo: list[Render], progress: Callable[[int], None] | None = None, carried: int = 0, scale: int = 1
+) -> None:
+    """Render these pages here; progress is told the pages done of all (carried over, or
+    rendered here and, at the same pace, by the other workers)."""
+    for done, item in enumerate(todo, 1):
+        context = item.context if item.context is not None else item.page.context()
+        writer.write(urls.file_for(item.page.path), render_page(renderer, item.page, context).encode("utf-8"), item.key)
+        if progress is not None:
+            progress(carried + done * scale)
+
+
+def share_out(todo: list[Render], jobs: int) -> list[list[Render]]:
     """The pages in jobs shares of about the same size, each work group (a topic's questions
     and practice page, which show the same linked text) whole in one share."""
-    groups: dict[str, list[Page]] = {}
-    for index, page in enumerate(pages):
-        groups.setdefault(page.work_group or f"\0{index}", []).append(page)
-    shares: list[list[Page]] = [[] for _ in range(jobs)]
+    groups: dict[str, list[Render]] = {}
+    for index, item in enumerate(todo):
+        groups.setdefault(item.page.work_group or f"\0{index}", []).append(item)
+    shares: list[list[Render]] = [[] for _ in range(jobs)]
     for group in sorted(groups.values(), key=len, reverse=True):  # largest first, each to the smallest share
         min(shares, key=len).extend(group)
     return shares
 
 
-def _render_share(writer: SiteWriter, renderer: Renderer, share: list[Page], keys: PageKeys) -> tuple[dict, dict, int]:
+def _render_share(writer: SiteWriter, renderer: Renderer, share: list[Render]) -> tuple[dict, dict, int]:
     """A forked worker's share: rendered into the writer's temporary folder; what it wrote
     goes back to the parent's writer."""
     before, changed = set(writer.written), writer.changed
-    render_pages(writer, renderer, share, 1, keys)
+    _render_here(writer, renderer, share)
     written = {p: d for p, d in writer.written.items() if p not in before}
     return written, {p: writer.inputs[p] for p in written if p in writer.inputs}, writer.changed - changed
 

@@ -178,12 +178,15 @@ class SiteWriter:
             shutil.rmtree(self.temp_dir)
 
     def _target(self, path: str) -> Path:
+        self._check(path)
+        return self.temp_dir / path
+
+    def _check(self, path: str) -> None:
         parts = [part for part in path.split("/") if part not in ("", ".")]
         if path.startswith("/") or ".." in parts or not parts or path in (MARKER, TEMP_MARKER):
             raise OutputError(f"refusing to write '{path}': it is outside the output folder")
         if path in self.written:
             raise OutputError(f"refusing to write '{path}' twice: two pages have the same URL")
-        return self.temp_dir / path
 
     def write(self, path: str, data: bytes, key: str = "") -> None:
         """Write a file; key, for a rendered page, names everything its bytes came from."""
@@ -192,7 +195,7 @@ class SiteWriter:
         if key:
             self.inputs[path] = key
         self.written[path] = digest
-        if self.previous.files.get(path) == digest and self._link_previous(path, target):
+        if self.previous.files.get(path) == digest and self._link_previous(path):
             return
         self._make_folder(target.parent)
         target.write_bytes(data)
@@ -202,8 +205,8 @@ class SiteWriter:
         """Carry a page over from the previous build if it was made from the same inputs."""
         if not key or self.previous.inputs.get(path) != key or path not in self.previous.files:
             return False
-        target = self._target(path)
-        if not self._link_previous(path, target):
+        self._check(path)
+        if not self._link_previous(path):
             return False
         self.written[path] = self.previous.files[path]
         self.inputs[path] = key
@@ -212,7 +215,8 @@ class SiteWriter:
     def carry_over(self, path: str, key: str = "") -> bool:
         """Keep a file of the previous build as it is (a search index that is still right);
         key, if any, is what the manifest says it was made from."""
-        if path not in self.previous.files or not self._link_previous(path, self._target(path)):
+        self._check(path)
+        if path not in self.previous.files or not self._link_previous(path):
             return False
         self.written[path] = self.previous.files[path]
         if key:
@@ -224,10 +228,11 @@ class SiteWriter:
             folder.mkdir(parents=True, exist_ok=True)
             self._folders.add(folder)
 
-    def _link_previous(self, path: str, target: Path) -> bool:
+    def _link_previous(self, path: str) -> bool:
         if self.in_place:  # the file stays where it is
             present = self.previous.present
             return path in present if present is not None else os.path.isfile(self.out_dir / path)
+        target = self.temp_dir / path
         self._make_folder(target.parent)
         try:
             os.link(self.out_dir / path, target)
