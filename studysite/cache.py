@@ -29,15 +29,17 @@ import os
 import pickle
 import shutil
 import subprocess
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from .diagnostics import Diagnostic, Location, Severity
+from .write import files_below
 
 FORMAT = b"studysite-cache/3\n"
-SAVED = ("markdown", "builds", "history", "found", "ui_messages", "readings")  # the parts of a BuildCache kept in its file
+SAVED = ("markdown", "builds", "history", "found", "ui_messages", "readings", "signatures")  # the parts of a BuildCache kept in its file
 CODE_ROOT = Path(__file__).resolve().parent
 
 
@@ -77,6 +79,7 @@ class BuildCache:
     found: dict[str, list[str]] = field(default_factory=dict)  # the terms named in a question's text (graph.py)
     ui_messages: dict[str, list[str]] = field(default_factory=dict)  # the templates' messages, by their digest (status.py)
     readings: dict[str, object] = field(default_factory=dict)  # what reading each content file gave, by its bytes (readings.py); pickled as the file held it
+    signatures: dict[str, list] = field(default_factory=dict)  # what the last build saw of each file it read (read_inputs)
     _used: set[str] = field(default_factory=set)
 
     def text(self, kind: str, text: str, convert: Callable[[str], str]) -> str:
@@ -255,6 +258,7 @@ def _trusted(data: object, stamp: str) -> bool:
         all(isinstance(v, str) for v in data["markdown"].values())
         and all(isinstance(v, dict) for v in data["builds"].values())
         and all(isinstance(v, list) and all(isinstance(t, str) for t in v) for v in lists_of_text)
+        and all(isinstance(v, list) and len(v) == 5 and isinstance(v[4], str) for v in data["signatures"].values())
     )
 
 
@@ -276,24 +280,50 @@ class Inputs:
 
     digest: str
     files: Mapping[Path, str]  # folder / relative path -> sha256 of the file's bytes
+    signatures: dict[str, list]  # path -> [mtime, ctime, size, inode, sha256] of the files whose times have settled
 
 
-def read_inputs(folders: list[Path], settings: str, stamp: str) -> Inputs:
+SETTLED_NS = 2_000_000_000  # a file changed less than this long before it was read is digested again next time
+
+
+def read_inputs(folders: list[Path], settings: str, stamp: str, known: Mapping[str, list] | None = None) -> Inputs:
     """A digest of every file a build reads (names and bytes), the settings, the code and
     the git commit of the content (the status pages depend on its history), and the
-    digest of each file, so that the build need not read an unchanged file again."""
+    digest of each file, so that the build need not read an unchanged file again.
+
+    known: the signatures of the previous build. A file whose modification and change
+    times, size and inode are as they were then is not read: its digest is taken from
+    there. The change time is set by the system on every write, whatever a tool does to
+    the modification time; a file that changed within SETTLED_NS of being read is
+    digested again next time, as two writes so close may leave the same times."""
     digest = hashlib.sha256(f"{stamp}\0{settings}\0{git_head(folders[0])}".encode())
-    files = {}
+    files, signatures, now = {}, {}, time.time_ns()
     for folder in folders:
         digest.update(b"\1" + str(folder.resolve()).encode())
         for path in sorted(files_below(folder)):
-            try:
-                file_digest = hashlib.sha256((folder / path).read_bytes()).hexdigest()
+            file_digest = _file_digest(folder / path, known or {}, signatures, now)
+            if file_digest is not None:
                 files[folder / path] = file_digest
-            except OSError:  # gone since the listing: the build will say what is missing
-                file_digest = "gone"
-            digest.update(f"{path}\0{file_digest}\0".encode())
-    return Inputs(digest.hexdigest(), files)
+            digest.update(f"{path}\0{file_digest or 'gone'}\0".encode())  # gone since the listing: the build will say what is missing
+    return Inputs(digest.hexdigest(), files, signatures)
+
+
+def _file_digest(path: Path, known: Mapping[str, list], signatures: dict[str, list], now: int) -> str | None:
+    """The sha256 of a file's bytes (None when it cannot be read), from its signature when known."""
+    try:
+        status = os.stat(path)
+        signature = [status.st_mtime_ns, status.st_ctime_ns, status.st_size, status.st_ino]
+        name = str(path)
+        entry = known.get(name)
+        if entry is not None and entry[:4] == signature:
+            signatures[name] = entry
+            return entry[4]
+        file_digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+    if now - max(status.st_mtime_ns, status.st_ctime_ns) > SETTLED_NS:
+        signatures[name] = [*signature, file_digest]
+    return file_digest
 
 
 def git_head(folder: Path) -> str:
@@ -302,13 +332,3 @@ def git_head(folder: Path) -> str:
     except OSError:
         return ""
     return result.stdout.strip() if result.returncode == 0 else ""
-
-
-def files_below(folder: Path) -> set[str]:
-    """Every file below a folder as a relative POSIX path; os.walk is several times faster than rglob."""
-    found: set[str] = set()
-    for root, _, names in os.walk(folder):
-        prefix = os.path.relpath(root, folder).replace(os.sep, "/")
-        prefix = "" if prefix == "." else prefix + "/"
-        found.update(prefix + name for name in names)
-    return found

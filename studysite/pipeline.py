@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import anki, contentpo, offline, search, urls
-from .cache import BuildCache, diagnostics_from_json, diagnostics_to_json, files_below, open_cache, read_inputs, template_code_folders
+from .cache import BuildCache, diagnostics_from_json, diagnostics_to_json, open_cache, read_inputs, template_code_folders
 from .diagnostics import Location, Report
 from .graph import Graph, build_graph
 from .i18n import load_layered_translations
@@ -30,7 +30,7 @@ from .status import TranslationStatus
 from .validate import content_of
 from .views import ViewBuilder
 from .viewtypes import Page
-from .write import MARKER, Manifest, SiteWriter, check_output_folder, read_manifest
+from .write import MARKER, Manifest, SiteWriter, check_output_folder, files_below, read_manifest
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 SERVE_ONLY_ASSETS = {"live-reload.js"}  # served by `serve` itself, never part of a site
@@ -192,7 +192,8 @@ def build(options: Options, cache: BuildCache | None = None, guard: CommitGuard 
     started = time.perf_counter()
     with collector_paused():
         cache = cache if cache is not None else open_cache(options.content_dir)
-        inputs = read_inputs(options.source_folders, build_settings(options), cache.stamp)
+        inputs = read_inputs(options.source_folders, build_settings(options), cache.stamp, cache.signatures)
+        cache.signatures = inputs.signatures
         unchanged = unchanged_build(cache, options.out_dir, inputs.digest)
         if unchanged is not None:
             return BuildResult(unchanged["pages"], 0, unchanged["languages"], time.perf_counter() - started, unchanged["report"])

@@ -130,7 +130,7 @@ def check_output_folder(out_dir: Path, protected: list[Path]) -> Manifest:
         if any(out_dir.iterdir()):
             raise OutputError(f"'{out_dir}' holds files that Studysite did not write; nothing was changed. Choose an empty or new folder with --out")
         return Manifest()
-    present = _files_below(out_dir)
+    present = files_below(out_dir)
     foreign = sorted(present - set(manifest.files) - {MARKER})
     if foreign:
         listed = ", ".join(foreign[:5]) + (" ..." if len(foreign) > 5 else "")
@@ -140,12 +140,24 @@ def check_output_folder(out_dir: Path, protected: list[Path]) -> Manifest:
     return replace(manifest, present=frozenset(present))
 
 
-def _files_below(folder: Path) -> set[str]:
+def files_below(folder: Path) -> set[str]:
+    """Every file below a folder as a relative POSIX path. A link to a folder is neither
+    followed nor listed (as os.walk does), but the walk makes no tuple per folder: a site
+    has a folder per page."""
     found: set[str] = set()
-    top = os.fspath(folder)
-    for root, _, names in os.walk(top):  # several times faster than rglob on a large site
-        prefix = root[len(top) + 1 :].replace(os.sep, "/")
-        found.update(f"{prefix}/{name}" if prefix else name for name in names)
+    folders = [(os.fspath(folder), "")]
+    while folders:
+        path, prefix = folders.pop()
+        try:
+            entries = os.scandir(path)
+        except OSError:  # gone, or not readable: as os.walk, say nothing
+            continue
+        with entries:
+            for entry in entries:
+                if not entry.is_dir():
+                    found.add(prefix + entry.name)
+                elif not entry.is_symlink():
+                    folders.append((entry.path, f"{prefix}{entry.name}/"))
     return found
 
 
@@ -250,7 +262,7 @@ class SiteWriter:
 
     def record_extra_files(self) -> None:
         """Count files that tools wrote straight into the temporary folder (search index)."""
-        for path in sorted(_files_below(self.temp_dir) - set(self.written) - {TEMP_MARKER}):
+        for path in sorted(files_below(self.temp_dir) - set(self.written) - {TEMP_MARKER}):
             self.written[path] = _digest((self.temp_dir / path).read_bytes())
 
     def commit(self) -> None:
@@ -283,7 +295,7 @@ class SiteWriter:
         """Move the changed files into the output folder. They are listed as pending first
         (as quick edits list theirs), so that a build killed midway is followed by one that
         takes them as they are and renders them again (read_manifest)."""
-        staged = sorted(_files_below(self.temp_dir) - {TEMP_MARKER})
+        staged = sorted(files_below(self.temp_dir) - {TEMP_MARKER})
         removed = sorted(set(self.previous.files) - set(self.written))
         with open(self.out_dir / PENDING, "a", encoding="utf-8") as pending:
             pending.write("".join(path + "\n" for path in staged))
