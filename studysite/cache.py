@@ -6,13 +6,14 @@ text names, keyed by digests of what they came from, and, per output folder, a d
 every input of the last successful build with what that build reported. A build whose
 inputs and output are both as they were then does nothing. It also keeps what git said
 about the translations' age and the templates' UI messages (status.py), so that the status
-pages need no git blame of a file that did not change. Beside it, a folder per site keeps
-the templates' compiled code (render.py).
+pages need no git blame of a file that did not change, and the times, size and digest of
+every file the last build read, so that an unchanged file is not read again (read_inputs).
+Beside it, a folder per site keeps the templates' compiled code (render.py).
 
-The file is a pickle: a rebuild loads the parsed records as they were, where decoding
-them from JSON took longer than most of the rebuild. Like Python's own __pycache__ and
-the templates' compiled code, it is only ever read from the user's cache folder, and its
-unpickler makes no object but plain data and the records' own classes (ALLOWED).
+The file is a pickle: a rebuild takes the parsed records back as they were (decoding them
+from JSON took 1.5 s of a 12 s rebuild at 5,000 questions). Like Python's own __pycache__
+and the templates' compiled code, it is only ever read from the user's cache folder, and
+its unpickler makes no object but plain data and the records' own classes (ALLOWED).
 
 The folder is STUDYSITE_CACHE_DIR, else $XDG_CACHE_HOME/studysite, else ~/.cache/studysite.
 It is safe to delete. A file that is corrupt, of another format or written by other code
