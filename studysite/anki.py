@@ -228,7 +228,9 @@ def term_notes(source: DeckSource, lg: LanguageGraph, deck: str) -> list[DeckNot
 
 
 def write_package(plan: DeckPlan) -> bytes:
-    """The .apkg bytes of a plan: a zip holding the SQLite collection and an empty media list."""
+    """The .apkg bytes of a plan: a zip holding the SQLite collection and an empty media list.
+    genanki writes the collection's schema, decks and note types; the notes and cards are
+    inserted here at once, with their final ids and times (genanki inserts them one by one)."""
     models = {
         kind: genanki.Model(
             stable_id(plan.site_key, plan.language, kind, *m.fields),
@@ -241,7 +243,7 @@ def write_package(plan: DeckPlan) -> bytes:
     }
     decks = {name: genanki.Deck(stable_id(plan.site_key, plan.language, "deck", name), name) for name in plan.decks}
     for note in plan.notes:
-        decks[note.deck].add_note(genanki.Note(models[note.model], list(note.fields), tags=list(note.tags), guid=note.guid))
+        decks[note.deck].add_model(models[note.model])
     timestamp = max((note.modified for note in plan.notes), default=0)
     with tempfile.TemporaryDirectory(prefix="studysite-deck-") as folder:  # on disk: a large deck stays out of memory
         database = Path(folder) / "collection.anki2"
@@ -250,25 +252,38 @@ def write_package(plan: DeckPlan) -> bytes:
             connection.execute("PRAGMA journal_mode = OFF")  # a file made once and thrown away needs no rollback journal
             cursor = connection.cursor()
             genanki.Package(list(decks.values())).write_to_db(cursor, timestamp, itertools.count(1))
-            stamp_notes(cursor, plan)
+            insert_notes(cursor, plan, models, {name: deck.deck_id for name, deck in decks.items()})
             connection.commit()
         finally:
             connection.close()
         return zip_package(database)
 
 
-def stamp_notes(cursor: sqlite3.Cursor, plan: DeckPlan) -> None:
-    """Give each note and card an id derived from its GUID, and the note its record's time."""
-    ids = dict(cursor.execute("SELECT guid, id FROM notes").fetchall())  # one query: notes has no index on guid
-    stamps = []
+def insert_notes(cursor: sqlite3.Cursor, plan: DeckPlan, models: Mapping[str, genanki.Model], deck_ids: Mapping[str, int]) -> None:
+    """Each note, and its card if its note type's front shows something (genanki's rule),
+    as genanki would write them; ids derived from the note's GUID, times its record's."""
+    notes, cards = [], []
+    by_deck: dict[str, list[DeckNote]] = {deck: [] for deck in plan.decks}
     for note in plan.notes:
-        note_id = stable_id(note.guid, "note", low=1_500_000_000_000, span=100_000_000_000)
-        card_id = stable_id(note.guid, "card", low=1_500_000_000_000, span=100_000_000_000)
-        stamps.append((note_id, card_id, note.modified, ids[note.guid]))
-    cursor.executemany("UPDATE notes SET id = ?, mod = ? WHERE id = ?", [(note_id, modified, old) for note_id, _, modified, old in stamps])
-    cursor.executemany(
-        "UPDATE cards SET id = ?, nid = ?, mod = ? WHERE nid = ?", [(card_id, note_id, modified, old) for note_id, card_id, modified, old in stamps]
-    )
+        by_deck[note.deck].append(note)
+    for deck, deck_notes in by_deck.items():  # deck by deck, as genanki writes them
+        for note in deck_notes:
+            model = models[note.model]
+            note_id = stable_id(note.guid, "note", low=1_500_000_000_000, span=100_000_000_000)
+            tags = " " + " ".join(note.tags) + " "
+            notes.append((note_id, note.guid, model.model_id, note.modified, -1, tags, "\x1f".join(note.fields), note.fields[model.sort_field_index], 0, 0, ""))
+            for card_ord in card_ords(model, note.fields):
+                card_id = stable_id(note.guid, "card", low=1_500_000_000_000, span=100_000_000_000)
+                cards.append((card_id, note_id, deck_ids[deck], card_ord, note.modified, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ""))
+    cursor.executemany("INSERT INTO notes VALUES(?,?,?,?,?,?,?,?,?,?,?)", notes)
+    cursor.executemany("INSERT INTO cards VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", cards)
+
+
+def card_ords(model: genanki.Model, fields: tuple[str, ...]) -> list[int]:
+    """The cards of a note: a template's card when the fields its front needs are filled
+    (genanki's Note.cards, from the requirements genanki works out once per note type)."""
+    met = {"any": any, "all": all}
+    return [card_ord for card_ord, any_or_all, required in model._req if met[any_or_all](fields[index] for index in required)]
 
 
 def zip_package(database: Path) -> bytes:
