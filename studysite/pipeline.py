@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import anki, contentpo, offline, search, urls
+from .assets import collect_assets
 from .cache import BuildCache, diagnostics_from_json, diagnostics_to_json, open_cache, read_inputs, template_code_folders
 from .diagnostics import Location, Report
 from .graph import Graph, build_graph
@@ -33,7 +34,6 @@ from .viewtypes import Page
 from .write import MARKER, Manifest, SiteWriter, check_output_folder, files_below, read_manifest
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
-SERVE_ONLY_ASSETS = {"live-reload.js"}  # served by `serve` itself, never part of a site
 
 
 @dataclass(frozen=True)
@@ -120,9 +120,26 @@ def available_cpus() -> int:
         return os.cpu_count() or 1
 
 
+@dataclass(frozen=True)
+class ReadSite:
+    """Phase one before the pages are planned: the content, its HTML and its graph."""
+
+    content: Content
+    content_html: ContentHtml
+    graph: Graph
+    statuses: TranslationStatus
+    catalogs: Mapping[str, contentpo.ContentCatalog]
+    supplied: frozenset[tuple[str, str, str]]
+
+
 def load(options: Options, report: Report, cache: BuildCache | None = None, digests: Mapping[Path, str] | None = None) -> LoadedSite:
     """Phase one: read, validate and cross-reference the content; plan every page. digests:
     the sha256 of files already read (a file whose reading the cache has is not read again)."""
+    return plan_pages(read_site(options, report, cache, digests), report)
+
+
+def read_site(options: Options, report: Report, cache: BuildCache | None = None, digests: Mapping[Path, str] | None = None) -> ReadSite:
+    """Phase one up to the pages: read, validate and cross-reference the content."""
     base_url = urls.normalize_base_url(options.base_url) if options.base_url else ""
     jobs = options.jobs or available_cpus()
     site, readings = read_content(options.content_dir, report, base_url, cache, digests, jobs)
@@ -137,11 +154,16 @@ def load(options: Options, report: Report, cache: BuildCache | None = None, dige
     statuses = TranslationStatus(readings, content, options.content_dir, options.layered("templates"), options.layered("locales"), coverage, cache)
     content_html = convert_texts(content, report, cache, jobs)
     graph = build_graph(content, content_html, jobs, cache)
-    views = ViewBuilder(content, content_html, graph, statuses)
+    return ReadSite(content, content_html, graph, statuses, catalogs, supplied)
+
+
+def plan_pages(read: ReadSite, report: Report) -> LoadedSite:
+    """Phase one's end: every page planned, and their paths checked unique."""
+    views = ViewBuilder(read.content, read.content_html, read.graph, read.statuses)
     pages = views.pages()
     check_unique_paths(pages, report)
     report.raise_if_errors()
-    return LoadedSite(content, content_html, graph, pages, report, statuses, catalogs, supplied, views)
+    return LoadedSite(read.content, read.content_html, read.graph, pages, report, read.statuses, read.catalogs, read.supplied, views)
 
 
 def check_unique_paths(pages: list[Page], report: Report) -> None:
@@ -151,39 +173,6 @@ def check_unique_paths(pages: list[Page], report: Report) -> None:
         if path in seen:
             report.error(Location(page.sources[0] if page.sources else path), "url.collision", f"two pages would be written to '{path}'")
         seen[path] = page
-
-
-MODULE_FOLDERS = ("js", "vendor")  # ES modules import each other by relative URL: one fingerprint per folder
-
-
-def collect_assets(options: Options) -> dict[str, tuple[str, bytes]]:
-    """Static files by name -> (fingerprinted path, bytes); a site's own file wins.
-
-    A file is fingerprinted by its bytes ("style.css" -> "assets/style.<hash>.css"); the
-    files of a module folder by the whole folder ("js/main.js" -> "assets/js.<hash>/main.js"),
-    so that the modules' relative imports still meet."""
-    files: dict[str, bytes] = {}
-    for folder in reversed(options.layered("static")):
-        for path in sorted(folder.rglob("*")):
-            name = path.relative_to(folder).as_posix()
-            if path.is_file() and name not in SERVE_ONLY_ASSETS:
-                try:
-                    files[name] = path.read_bytes()
-                except FileNotFoundError:  # an editor's temporary file, gone since the listing
-                    continue
-    assets: dict[str, tuple[str, bytes]] = {}
-    for name, data in files.items():
-        stem, dot, suffix = name.rpartition(".")
-        fingerprint = hashlib.sha256(data).hexdigest()[:10]
-        assets[name] = (f"assets/{stem}.{fingerprint}.{suffix}" if dot else f"assets/{name}.{fingerprint}", data)
-    for folder in MODULE_FOLDERS:
-        members = sorted(name for name in files if name.startswith(folder + "/"))
-        digest = hashlib.sha256()
-        for name in members:
-            digest.update(name.encode() + b"\0" + hashlib.sha256(files[name]).digest())
-        for name in members:
-            assets[name] = (f"assets/{folder}.{digest.hexdigest()[:10]}/{name[len(folder) + 1 :]}", files[name])
-    return assets
 
 
 def build(options: Options, cache: BuildCache | None = None, guard: CommitGuard | None = None) -> BuildResult:
@@ -199,28 +188,31 @@ def build(options: Options, cache: BuildCache | None = None, guard: CommitGuard 
             return BuildResult(unchanged["pages"], 0, unchanged["languages"], time.perf_counter() - started, unchanged["report"])
         previous = check_output_folder(options.out_dir, options.source_folders)
         report = Report(strict=options.strict)
-        loaded = load(options, report, cache, inputs.files)
-    assets = collect_assets(options)
-    renderer = make_renderer(options, loaded.content, report, assets)
+        read = read_site(options, report, cache, inputs.files)
+    assets = collect_assets(options.layered("static"))
+    renderer = make_renderer(options, read.content, report, assets)
     report.raise_if_errors()
-    loaded.statuses.all()  # for the status pages: worked out once, before decks and render workers fork
-    with start_decks(options, loaded, renderer, previous) or nullcontext() as decks, SiteWriter(options.out_dir, previous, in_place=True) as writer:
-        page_keys = PageKeys(inputs_key(renderer.made_from, (renderer.site, loaded.content.site)), source_digests(loaded.content, loaded.graph))
-        write_site(writer, options, loaded, renderer, page_keys, assets, started, decks)
-        built = BuiltSite(options, loaded, renderer, page_keys, dict(writer.written), dict(writer.inputs))
-        with guard(built) if guard is not None else nullcontext():
-            writer.commit()
-            remember_build(cache, options.out_dir, inputs.digest, len(loaded.pages), len(loaded.content.site.languages), report)
+    with start_decks(options, read, renderer, previous) or nullcontext() as decks:  # aside while the pages are planned and rendered
+        with collector_paused():
+            loaded = plan_pages(read, report)
+        loaded.statuses.all()  # for the status pages: worked out once, before render workers fork
+        with SiteWriter(options.out_dir, previous, in_place=True) as writer:
+            page_keys = PageKeys(inputs_key(renderer.made_from, (renderer.site, loaded.content.site)), source_digests(loaded.content, loaded.graph))
+            write_site(writer, options, loaded, renderer, page_keys, assets, started, decks)
+            built = BuiltSite(options, loaded, renderer, page_keys, dict(writer.written), dict(writer.inputs))
+            with guard(built) if guard is not None else nullcontext():
+                writer.commit()
+                remember_build(cache, options.out_dir, inputs.digest, len(loaded.pages), len(loaded.content.site.languages), report)
     changed = frozenset(path for path in {*writer.written, *previous.files} if writer.written.get(path) != previous.files.get(path))
     return BuildResult(len(loaded.pages), writer.changed, len(loaded.content.site.languages), time.perf_counter() - started, report, built, changed)
 
 
-def start_decks(options: Options, loaded: LoadedSite, renderer: Renderer, previous: Manifest) -> anki.Decks | None:
+def start_decks(options: Options, read: ReadSite, renderer: Renderer, previous: Manifest) -> anki.Decks | None:
     """The decks, begun aside (None for a preview, which keeps the previous ones)."""
     if options.preview:
         return None
-    source = anki.DeckSource(loaded.content, loaded.content_html, anki.file_times(options.content_dir))
-    return anki.Decks(previous, source, loaded.graph, renderer.environments, options.jobs or available_cpus())
+    source = anki.DeckSource(read.content, read.content_html, anki.file_times(options.content_dir))
+    return anki.Decks(previous, source, read.graph, renderer.environments, options.jobs or available_cpus())
 
 
 @contextmanager

@@ -20,7 +20,7 @@ def site(make_content):
     options = pipeline.Options(content_dir=make_content(), base_url=BASE)
     report = Report()
     loaded = pipeline.load(options, report)
-    renderer = pipeline.make_renderer(options, loaded.content, report, pipeline.collect_assets(options))
+    renderer = pipeline.make_renderer(options, loaded.content, report, pipeline.collect_assets(options.layered("static")))
     return renderer, loaded.pages
 
 

@@ -57,7 +57,7 @@ def test_no_view_field_hides_a_variable_every_page_has(sample):
     """The template gets the page's variables and the view's fields side by side: a field
     named like a page variable (home, page, lang...) would make every such page fail."""
     options = pipeline.Options(content_dir=SAMPLE_CONTENT)
-    renderer = pipeline.make_renderer(options, sample.content, Report(), pipeline.collect_assets(options))
+    renderer = pipeline.make_renderer(options, sample.content, Report(), pipeline.collect_assets(options.layered("static")))
     page_variables = set(renderer.page_context(sample.pages[0]))
     for view_type in TEMPLATE_VIEWS.values():
         assert not {field.name for field in dataclasses.fields(view_type)} & page_variables, view_type.__name__

@@ -1,0 +1,40 @@
+"""Assets: the static files of a site (its own over Studysite's), each at a path that
+changes with its bytes, so that a browser may keep it for good."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+SERVE_ONLY_ASSETS = {"live-reload.js"}  # served by `serve` itself, never part of a site
+MODULE_FOLDERS = ("js", "vendor")  # ES modules import each other by relative URL: one fingerprint per folder
+
+
+def collect_assets(static_folders: list[Path]) -> dict[str, tuple[str, bytes]]:
+    """Static files by name -> (fingerprinted path, bytes); the first folder's file wins.
+
+    A file is fingerprinted by its bytes ("style.css" -> "assets/style.<hash>.css"); the
+    files of a module folder by the whole folder ("js/main.js" -> "assets/js.<hash>/main.js"),
+    so that the modules' relative imports still meet."""
+    files: dict[str, bytes] = {}
+    for folder in reversed(static_folders):
+        for path in sorted(folder.rglob("*")):
+            name = path.relative_to(folder).as_posix()
+            if path.is_file() and name not in SERVE_ONLY_ASSETS:
+                try:
+                    files[name] = path.read_bytes()
+                except FileNotFoundError:  # an editor's temporary file, gone since the listing
+                    continue
+    assets: dict[str, tuple[str, bytes]] = {}
+    for name, data in files.items():
+        stem, dot, suffix = name.rpartition(".")
+        fingerprint = hashlib.sha256(data).hexdigest()[:10]
+        assets[name] = (f"assets/{stem}.{fingerprint}.{suffix}" if dot else f"assets/{name}.{fingerprint}", data)
+    for folder in MODULE_FOLDERS:
+        members = sorted(name for name in files if name.startswith(folder + "/"))
+        digest = hashlib.sha256()
+        for name in members:
+            digest.update(name.encode() + b"\0" + hashlib.sha256(files[name]).digest())
+        for name in members:
+            assets[name] = (f"assets/{folder}.{digest.hexdigest()[:10]}/{name[len(folder) + 1 :]}", files[name])
+    return assets
