@@ -255,12 +255,15 @@ def write_site(
 def write_sitemaps(writer: SiteWriter, renderer: Renderer, pages: list[Page]) -> None:
     """The sitemap files; the previous sitemap.xml when it listed the same (and was alone)."""
     entries = renderer.sitemap_entries(pages)
-    key = hashlib.sha256(f"{renderer.made_from}{entries!r}".encode()).hexdigest()
+    digest = hashlib.sha256(renderer.made_from.encode())
+    for entry in entries:  # one by one: the repr of them all is as large as the sitemap
+        digest.update(repr(entry).encode())
+    key = digest.hexdigest()
     alone = not any(SITEMAP_FILE.fullmatch(path) for path in writer.previous.files if path != urls.SITEMAP)
     if alone and writer.reuse(urls.SITEMAP, key):
         return
     for name, sitemap in renderer.render_sitemap(entries).items():
-        writer.write(name, sitemap.encode("utf-8"), key)
+        writer.write(name, sitemap, key)
 
 
 def write_offline_files(writer: SiteWriter, loaded: LoadedSite, renderer: Renderer) -> None:

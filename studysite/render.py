@@ -8,6 +8,7 @@ catalog installed (new-style gettext, so %-formatting is escaped too).
 from __future__ import annotations
 
 import contextlib
+import io
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -194,7 +195,7 @@ class Renderer:
             if in_sitemap(page)
         ]
 
-    def render_sitemap(self, entries: list[dict], max_urls: int = SITEMAP_MAX_URLS, max_bytes: int = SITEMAP_MAX_BYTES) -> dict[str, str]:
+    def render_sitemap(self, entries: list[dict], max_urls: int = SITEMAP_MAX_URLS, max_bytes: int = SITEMAP_MAX_BYTES) -> dict[str, bytes]:
         """The sitemap files by name: sitemap.xml alone, or, for more URLs (or bytes) than one
         file may hold, sitemap-1.xml, sitemap-2.xml... and sitemap.xml as their index."""
         environment = self.environments[self.site.languages[0]]
@@ -203,19 +204,28 @@ class Renderer:
             return {urls.SITEMAP: parts[0]}
         files = {f"sitemap-{number}.xml": part for number, part in enumerate(parts, 1)}
         index = environment.get_template("sitemap-index.xml").render(sitemaps=[urls.absolute(self.site.base_url, name) for name in files])
-        return {**files, urls.SITEMAP: index}
+        return {**files, urls.SITEMAP: index.encode("utf-8")}
 
 
-def split_sitemap(template: jinja2.Template, entries: list[dict], max_urls: int, max_bytes: int) -> list[str]:
+def split_sitemap(template: jinja2.Template, entries: list[dict], max_urls: int, max_bytes: int) -> list[bytes]:
     """The entries rendered as few sitemaps as the limits allow, in order: max_urls each,
     and a part larger than max_bytes in UTF-8 is halved until it fits (or is one URL)."""
     chunks = [entries[start : start + max_urls] for start in range(0, len(entries), max_urls)] or [[]]
-    parts: list[str] = []
+    parts: list[bytes] = []
     while chunks:
         chunk = chunks.pop(0)
-        text = template.render(entries=chunk)
-        if len(chunk) > 1 and len(text.encode("utf-8")) > max_bytes:
+        data = _encoded(template, chunk)
+        if len(chunk) > 1 and len(data) > max_bytes:
             chunks[:0] = [chunk[: len(chunk) // 2], chunk[len(chunk) // 2 :]]
         else:
-            parts.append(text)
+            parts.append(data)
     return parts
+
+
+def _encoded(template: jinja2.Template, entries: list[dict]) -> bytes:
+    """A sitemap's UTF-8, piece by piece: at 50,000 URLs the rendered text and its pieces,
+    held at once, would be the build's largest memory."""
+    out = io.BytesIO()
+    for piece in template.generate(entries=entries):
+        out.write(piece.encode("utf-8"))
+    return out.getvalue()
