@@ -132,13 +132,16 @@ def file_times(content_dir: Path) -> Callable[[str], int]:
 
 
 class Decks:
-    """Every language's package, begun in a process of its own as soon as this is made, so
+    """Every language's package, begun in processes aside as soon as this is made, so
     that the build goes on meanwhile; write() takes them. A package whose plan did not
     change is not made again. Leaving the with block stops what write() did not take."""
 
     def __init__(self, previous: Manifest, source: DeckSource, graph: Graph, environments: Mapping[str, jinja2.Environment], jobs: int = 1):
         self.source, self.graph, self.environments = source, graph, environments
-        self._aside = Aside([functools.partial(self._make, previous, lg) for lg in graph.languages.values()], jobs)
+        # jobs - 1 children, each making its share of the languages' packages in turn: this process keeps a CPU
+        languages, children = list(graph.languages.values()), max(1, jobs - 1)
+        self._shares = [languages[index::children] for index in range(min(len(languages), children))]
+        self._aside = Aside([functools.partial(self._make_each, previous, share) for share in self._shares], jobs)
 
     def __enter__(self) -> Decks:
         return self
@@ -156,9 +159,18 @@ class Decks:
         same = previous.inputs.get(plan.path) == key and plan.path in previous.files
         return plan.path, key, None if same else write_package(plan)
 
+    def _make_each(self, previous: Manifest, share: list[LanguageGraph]) -> list[tuple[str, str, bytes | None]]:
+        return [self._make(previous, lg) for lg in share]
+
     def write(self, writer: SiteWriter) -> None:
         """The packages into the writer; one whose plan did not change is carried over unwritten."""
-        for lg, (path, key, package) in zip(self.graph.languages.values(), self._aside.results(), strict=True):
+        made = {
+            lg.edition.language: result
+            for share, results in zip(self._shares, self._aside.results(), strict=True)
+            for lg, result in zip(share, results, strict=True)
+        }
+        for lg in self.graph.languages.values():
+            path, key, package = made[lg.edition.language]
             if package is None and writer.reuse(path, key):
                 continue
             writer.write(path, package if package is not None else write_package(self._plan(lg)), key)
