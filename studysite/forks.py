@@ -59,11 +59,13 @@ class Aside:
         self._works = list(works)
         self._children: list[tuple[int, int]] = []
         if jobs > 1 and hasattr(os, "fork") and self._works:
+            frozen = gc.get_freeze_count()  # the build's model, frozen already (pipeline.CollectorSpared): it stays so
             gc.freeze()  # keep the collector off the shared objects, so children copy fewer pages
             try:
                 self._children = [_fork(work) for work in self._works]
             finally:
-                gc.unfreeze()
+                if not frozen:
+                    gc.unfreeze()
 
     def __enter__(self) -> Aside:
         return self

@@ -10,7 +10,7 @@ import re
 import shutil
 import time
 from collections.abc import Callable, Mapping
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -179,23 +179,27 @@ def build(options: Options, cache: BuildCache | None = None, guard: CommitGuard 
     """Both phases; the output changes only when the whole build succeeded. A build whose
     inputs and output are as the cache saw them after the previous build does nothing."""
     started = time.perf_counter()
-    with collector_paused():
-        cache = cache if cache is not None else open_cache(options.content_dir)
-        inputs = read_inputs(options.source_folders, build_settings(options), cache.stamp, cache.signatures)
-        cache.signatures = inputs.signatures
-        unchanged = unchanged_build(cache, options.out_dir, inputs.digest)
-        if unchanged is not None:
-            return BuildResult(unchanged["pages"], 0, unchanged["languages"], time.perf_counter() - started, unchanged["report"])
-        previous = check_output_folder(options.out_dir, options.source_folders)
-        report = Report(strict=options.strict)
-        read = read_site(options, report, cache, inputs.files)
+    with CollectorSpared() as collector:
+        return _build(options, cache, guard, started, collector)
+
+
+def _build(options: Options, cache: BuildCache | None, guard: CommitGuard | None, started: float, collector: CollectorSpared) -> BuildResult:
+    cache = cache if cache is not None else open_cache(options.content_dir)
+    inputs = read_inputs(options.source_folders, build_settings(options), cache.stamp, cache.signatures)
+    cache.signatures = inputs.signatures
+    unchanged = unchanged_build(cache, options.out_dir, inputs.digest)
+    if unchanged is not None:
+        return BuildResult(unchanged["pages"], 0, unchanged["languages"], time.perf_counter() - started, unchanged["report"])
+    previous = check_output_folder(options.out_dir, options.source_folders)
+    report = Report(strict=options.strict)
+    read = read_site(options, report, cache, inputs.files)
     assets = collect_assets(options.layered("static"))
     renderer = make_renderer(options, read.content, report, assets)
     report.raise_if_errors()
     with start_decks(options, read, renderer, previous) or nullcontext() as decks:  # aside while the pages are planned and rendered
-        with collector_paused():
-            loaded = plan_pages(read, report)
+        loaded = plan_pages(read, report)
         loaded.statuses.all()  # for the status pages: worked out once, before render workers fork
+        collector.model_made()
         with SiteWriter(options.out_dir, previous, in_place=True) as writer:
             page_keys = PageKeys(inputs_key(renderer.made_from, (renderer.site, loaded.content.site)), source_digests(loaded.content, loaded.graph))
             write_site(writer, options, loaded, renderer, page_keys, assets, started, decks)
@@ -215,17 +219,26 @@ def start_decks(options: Options, read: ReadSite, renderer: Renderer, previous: 
     return anki.Decks(previous, source, read.graph, renderer.environments, options.jobs or available_cpus())
 
 
-@contextmanager
-def collector_paused():
-    """Python's cycle collector held off while phase one builds the model. Its objects live
-    until the build ends, and each full collection went through all of them again: a
-    fifth of a rebuild's time at 5,000 questions."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
+class CollectorSpared:
+    """Python's cycle collector kept off the build's model, whose objects live until the
+    build ends: each full collection went through all of them again (a fifth of a rebuild's
+    time at 5,000 questions, and a third of rendering's). It is held off while phase one
+    makes the model; then the model is frozen out of its scans (model_made), and it goes on
+    collecting the garbage of rendering, for memory. Both are undone when the build ends."""
+
+    def __enter__(self) -> CollectorSpared:
+        self.enabled = gc.isenabled()
+        gc.disable()
+        return self
+
+    def model_made(self) -> None:
+        gc.freeze()
+        if self.enabled:
+            gc.enable()
+
+    def __exit__(self, *exc_info) -> None:
+        gc.unfreeze()
+        if self.enabled:
             gc.enable()
 
 

@@ -53,3 +53,34 @@ def test_work_set_aside_and_never_taken_is_stopped_and_reaped():
     with pytest.raises(ChildProcessError):  # already reaped: no process is left behind
         os.waitpid(pid, 0)
     assert time.monotonic() - started < 5
+
+
+def test_forking_keeps_a_frozen_model_frozen_and_freezes_nothing_else_for_good():
+    import gc
+
+    assert gc.get_freeze_count() == 0
+    with Aside([lambda: 1], jobs=2) as aside:
+        aside.results()
+    assert gc.get_freeze_count() == 0  # frozen only while forking
+    model = [[n] for n in range(1000)]
+    gc.freeze()  # as pipeline.CollectorSpared does once the model is made
+    try:
+        with Aside([lambda: len(model)], jobs=2) as aside:
+            assert aside.results() == [1000]
+        assert gc.get_freeze_count() >= 1000  # still out of the collector's scans
+    finally:
+        gc.unfreeze()
+
+
+def test_a_build_leaves_the_collector_as_it_found_it_whether_it_succeeds_or_fails(make_content, tmp_path):
+    import gc
+
+    from studysite import pipeline
+
+    content = make_content()
+    pipeline.build(pipeline.Options(content_dir=content, out_dir=tmp_path / "site", search=False, jobs=2))
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    (content / "questions/broken.yaml").write_text("topic: [unclosed\n", encoding="utf-8")
+    with pytest.raises(ContentError):
+        pipeline.build(pipeline.Options(content_dir=content, out_dir=tmp_path / "site", search=False, jobs=2))
+    assert gc.isenabled() and gc.get_freeze_count() == 0
