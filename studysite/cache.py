@@ -281,6 +281,7 @@ class Inputs:
 
     digest: str
     files: Mapping[Path, str]  # folder / relative path -> sha256 of the file's bytes
+    listed: Mapping[Path, list[str]]  # folder -> the relative paths of its files, sorted
     signatures: dict[str, list]  # path -> [mtime, ctime, size, inode, sha256] of the files whose times have settled
 
 
@@ -298,15 +299,16 @@ def read_inputs(folders: list[Path], settings: str, stamp: str, known: Mapping[s
     the modification time; a file that changed within SETTLED_NS of being read is
     digested again next time, as two writes so close may leave the same times."""
     digest = hashlib.sha256(f"{stamp}\0{settings}\0{git_head(folders[0])}".encode())
-    files, signatures, now = {}, {}, time.time_ns()
+    files, listed, signatures, now = {}, {}, {}, time.time_ns()
     for folder in folders:
         digest.update(b"\1" + str(folder.resolve()).encode())
-        for path in sorted(files_below(folder)):
+        listed[folder] = sorted(files_below(folder))
+        for path in listed[folder]:
             file_digest = _file_digest(folder / path, known or {}, signatures, now)
             if file_digest is not None:
                 files[folder / path] = file_digest
             digest.update(f"{path}\0{file_digest or 'gone'}\0".encode())  # gone since the listing: the build will say what is missing
-    return Inputs(digest.hexdigest(), files, signatures)
+    return Inputs(digest.hexdigest(), files, listed, signatures)
 
 
 def _file_digest(path: Path, known: Mapping[str, list], signatures: dict[str, list], now: int) -> str | None:

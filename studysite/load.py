@@ -7,12 +7,14 @@ files that cannot be read as YAML.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
 from .diagnostics import Location, Report, did_you_mean
+from .write import files_below
 
 try:
     _Loader = yaml.CSafeLoader
@@ -36,8 +38,9 @@ class Document:
     node: yaml.Node
 
 
-def find_content_files(content_dir: Path, report: Report) -> list[tuple[str, Path]]:
-    """Every YAML file of the content folder as (kind, path), in a stable order."""
+def find_content_files(content_dir: Path, report: Report, listing: Iterable[str] | None = None) -> list[tuple[str, Path]]:
+    """Every YAML file of the content folder as (kind, path), in a stable order. listing:
+    every file below the folder (relative POSIX paths), when it was listed already."""
     files: list[tuple[str, Path]] = []
     if not content_dir.is_dir():
         report.error(
@@ -54,18 +57,21 @@ def find_content_files(content_dir: Path, report: Report) -> list[tuple[str, Pat
             f"the content folder '{content_dir}' has no {SITE_FILE}",
             "a site needs content/site.yaml with at least 'languages: [..]'",
         )
-    for kind in KINDS:
-        folder = content_dir / kind
-        if not folder.is_dir():
+    order = {kind: index for index, kind in enumerate(KINDS)}
+    in_kinds = [
+        (kind, relative)
+        for relative in (files_below(content_dir) if listing is None else listing)
+        for kind in [relative.split("/", 1)[0]]
+        if kind in order and "/" in relative
+    ]
+    for kind, relative in sorted(in_kinds, key=lambda item: (order[item[0]], item[1].split("/"))):
+        name = relative.rsplit("/", 1)[1]
+        if name.startswith("."):
             continue
-        for path in sorted(folder.rglob("*")):
-            if not path.is_file() or path.name.startswith("."):
-                continue
-            relative = path.relative_to(content_dir).as_posix()
-            if path.suffix == ".yaml":
-                files.append((kind, path))
-            elif path.suffix == ".yml":
-                report.warning(Location(relative, 1, 1), "file.extension", "file ignored: content files end in '.yaml'", f"rename it to '{path.stem}.yaml'")
+        if name.endswith(".yaml"):
+            files.append((kind, content_dir / relative))
+        elif name.endswith(".yml"):
+            report.warning(Location(relative, 1, 1), "file.extension", "file ignored: content files end in '.yaml'", f"rename it to '{name[:-4]}.yaml'")
     for path in sorted(content_dir.iterdir()):
         if path.is_dir() and path.name not in KINDS and not path.name.startswith("."):
             hint = _closest_kind(path.name)

@@ -3,7 +3,6 @@ build() renders the pages and writes them. A failed first phase writes nothing."
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import os
 import re
@@ -16,8 +15,9 @@ from pathlib import Path
 
 from . import anki, contentpo, offline, search, urls
 from .assets import collect_assets
-from .cache import BuildCache, diagnostics_from_json, diagnostics_to_json, open_cache, read_inputs, template_code_folders
+from .cache import BuildCache, Inputs, diagnostics_from_json, diagnostics_to_json, open_cache, read_inputs, template_code_folders
 from .diagnostics import Location, Report
+from .forks import CollectorSpared
 from .graph import Graph, build_graph
 from .i18n import load_layered_translations
 from .keys import PageKeys, files_digest, inputs_key, source_digests
@@ -132,17 +132,18 @@ class ReadSite:
     supplied: frozenset[tuple[str, str, str]]
 
 
-def load(options: Options, report: Report, cache: BuildCache | None = None, digests: Mapping[Path, str] | None = None) -> LoadedSite:
-    """Phase one: read, validate and cross-reference the content; plan every page. digests:
-    the sha256 of files already read (a file whose reading the cache has is not read again)."""
-    return plan_pages(read_site(options, report, cache, digests), report)
+def load(options: Options, report: Report, cache: BuildCache | None = None, inputs: Inputs | None = None) -> LoadedSite:
+    """Phase one: read, validate and cross-reference the content; plan every page. inputs:
+    the files read already, with their digests (a file whose reading the cache has is not read again)."""
+    return plan_pages(read_site(options, report, cache, inputs), report)
 
 
-def read_site(options: Options, report: Report, cache: BuildCache | None = None, digests: Mapping[Path, str] | None = None) -> ReadSite:
+def read_site(options: Options, report: Report, cache: BuildCache | None = None, inputs: Inputs | None = None) -> ReadSite:
     """Phase one up to the pages: read, validate and cross-reference the content."""
     base_url = urls.normalize_base_url(options.base_url) if options.base_url else ""
     jobs = options.jobs or available_cpus()
-    site, readings = read_content(options.content_dir, report, base_url, cache, digests, jobs)
+    digests, listing = (inputs.files, inputs.listed.get(options.content_dir)) if inputs is not None else (None, None)
+    site, readings = read_content(options.content_dir, report, base_url, cache, digests, jobs, listing)
     po_catalogs = contentpo.read_content_catalogs(options.site_root / "locales", report)
     supplied = frozenset(contentpo.supplied(po_catalogs))
     content = content_of(site, readings, report, supplied)
@@ -192,7 +193,7 @@ def _build(options: Options, cache: BuildCache | None, guard: CommitGuard | None
         return BuildResult(unchanged["pages"], 0, unchanged["languages"], time.perf_counter() - started, unchanged["report"])
     previous = check_output_folder(options.out_dir, options.source_folders)
     report = Report(strict=options.strict)
-    read = read_site(options, report, cache, inputs.files)
+    read = read_site(options, report, cache, inputs)
     assets = collect_assets(options.layered("static"))
     renderer = make_renderer(options, read.content, report, assets)
     report.raise_if_errors()
@@ -217,29 +218,6 @@ def start_decks(options: Options, read: ReadSite, renderer: Renderer, previous: 
         return None
     source = anki.DeckSource(read.content, read.content_html, anki.file_times(options.content_dir))
     return anki.Decks(previous, source, read.graph, renderer.environments, options.jobs or available_cpus())
-
-
-class CollectorSpared:
-    """Python's cycle collector kept off the build's model, whose objects live until the
-    build ends: each full collection went through all of them again (a fifth of a rebuild's
-    time at 5,000 questions, and a third of rendering's). It is held off while phase one
-    makes the model; then the model is frozen out of its scans (model_made), and it goes on
-    collecting the garbage of rendering, for memory. Both are undone when the build ends."""
-
-    def __enter__(self) -> CollectorSpared:
-        self.enabled = gc.isenabled()
-        gc.disable()
-        return self
-
-    def model_made(self) -> None:
-        gc.freeze()
-        if self.enabled:
-            gc.enable()
-
-    def __exit__(self, *exc_info) -> None:
-        gc.unfreeze()
-        if self.enabled:
-            gc.enable()
 
 
 def write_site(

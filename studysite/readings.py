@@ -29,12 +29,14 @@ def read_content(
     cache: BuildCache | None = None,
     digests: Mapping[Path, str] | None = None,
     jobs: int = 1,
+    listing: list[str] | None = None,
 ) -> tuple[SiteConfig | None, list[Reading]]:
     """The site's configuration and a reading of each record file, in content order.
-    digests: the sha256 of files read already, by content_dir / relative path. The files
-    the cache has no reading of are parsed by jobs processes when there are many."""
+    digests: the sha256 of files read already, by content_dir / relative path; listing:
+    the files of content_dir, when listed already. The files the cache has no reading of
+    are parsed by jobs processes when there are many."""
     report.source_root = content_dir
-    files = find_content_files(content_dir, report)
+    files = find_content_files(content_dir, report, listing)
     site_files = [path for kind, path in files if kind == "site"]
     site_node = parse_file(site_files[0], site_files[0].name, report) if site_files else None
     site = read_site_config(Document(site_files[0].name, "site", site_node), report, base_url_override) if site_node is not None else None

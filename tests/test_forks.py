@@ -63,7 +63,7 @@ def test_forking_keeps_a_frozen_model_frozen_and_freezes_nothing_else_for_good()
         aside.results()
     assert gc.get_freeze_count() == 0  # frozen only while forking
     model = [[n] for n in range(1000)]
-    gc.freeze()  # as pipeline.CollectorSpared does once the model is made
+    gc.freeze()  # as CollectorSpared does once the model is made
     try:
         with Aside([lambda: len(model)], jobs=2) as aside:
             assert aside.results() == [1000]
