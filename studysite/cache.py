@@ -7,8 +7,9 @@ every input of the last successful build with what that build reported. A build 
 inputs and output are both as they were then does nothing. It also keeps what git said
 about the translations' age and the templates' UI messages (status.py), so that the status
 pages need no git blame of a file that did not change, and the times, size and digest of
-every file the last build read, so that an unchanged file is not read again (read_inputs).
-Beside it, a folder per site keeps the templates' compiled code (render.py).
+every file the last build read, so that an unchanged file is not read again (inputs.py).
+Beside it, a folder per site keeps the templates' compiled code (render.py), and a file
+the model of the last build (kept.py), written and checked the same way (save_checked).
 
 The file is a pickle: a rebuild takes the parsed records back as they were (decoding them
 from JSON took 1.5 s of a 12 s rebuild at 5,000 questions). Like Python's own __pycache__
@@ -29,15 +30,12 @@ import io
 import os
 import pickle
 import shutil
-import subprocess
-import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from .diagnostics import Diagnostic, Location, Severity
-from .write import files_below
 
 FORMAT = b"studysite-cache/3\n"
 SAVED = ("markdown", "builds", "history", "found", "ui_messages", "readings", "signatures")  # the parts of a BuildCache kept in its file
@@ -80,8 +78,10 @@ class BuildCache:
     found: dict[str, list[str]] = field(default_factory=dict)  # the terms named in a question's text (graph.py)
     ui_messages: dict[str, list[str]] = field(default_factory=dict)  # the templates' messages, by their digest (status.py)
     readings: dict[str, object] = field(default_factory=dict)  # what reading each content file gave, by its bytes (readings.py); pickled as the file held it
-    signatures: dict[str, list] = field(default_factory=dict)  # what the last build saw of each file it read (read_inputs)
+    signatures: dict[str, list] = field(default_factory=dict)  # what the last build saw of each file it read (inputs.py)
     _used: set[str] = field(default_factory=set)
+    _unread: tuple[int, bytes] = (0, b"")  # the number of readings in the file, and their pickles, until a build asks for one
+    _keep_unused: bool = False
 
     def text(self, kind: str, text: str, convert: Callable[[str], str]) -> str:
         """convert(text), from the cache when this text was converted before."""
@@ -112,7 +112,7 @@ class BuildCache:
         """The reading of a content file kept under key; unpickled anew for each build (it
         stays pickled here, to be saved again as it is)."""
         self._used.add(key)
-        reading = self.readings.get(key)
+        reading = self.all_readings().get(key)
         if isinstance(reading, bytes):
             try:
                 return _CacheUnpickler(io.BytesIO(reading)).load()
@@ -122,25 +122,35 @@ class BuildCache:
 
     def put_reading(self, key: str, reading: object) -> None:
         self._used.add(key)
-        self.readings[key] = reading
+        self.all_readings()[key] = reading
+
+    def all_readings(self) -> dict[str, object]:
+        """The readings, each still pickled as the file held it: taken out of the file's
+        part when a build first asks (one that took the kept model never does)."""
+        count, data = self._unread
+        if count:
+            self._unread = (0, b"")
+            stream = io.BytesIO(data)
+            try:
+                pairs = [_CacheUnpickler(stream).load() for _ in range(count)]
+            except UNPICKLING_ERRORS:
+                pairs = []
+            self.readings = {key: reading for key, reading in pairs if isinstance(reading, bytes)}
+        return self.readings
+
+    def keep_unused(self) -> None:
+        """Keep what this build did not use as well: it took the kept model (kept.py) and
+        read few files, and the next build that reads them all will want the rest."""
+        self._keep_unused = True
 
     def save(self) -> None:
         """Keep what this build used; written atomically, and a cache that cannot be written is no error."""
-        if self._used:
+        if self._used and not self._keep_unused:
             self.markdown = {key: html for key, html in self.markdown.items() if key in self._used}
             self.found = {key: terms for key, terms in self.found.items() if key in self._used}
-            self.readings = {key: reading for key, reading in self.readings.items() if key in self._used}
-        if self.path is None:
-            return
-        temp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with temp.open("wb") as file:
-                self._write(file)
-            os.replace(temp, self.path)
-        except OSError:
-            with contextlib.suppress(OSError):
-                temp.unlink(missing_ok=True)
+            self.readings = {key: reading for key, reading in self.all_readings().items() if key in self._used}
+        if self.path is not None:
+            write_atomically(self.path, self._write)
 
     def _write(self, file) -> None:
         """The format; the parts, each reading pickled on its own after them (saving then
@@ -149,13 +159,65 @@ class BuildCache:
         file.write(FORMAT)
         digesting = _Digesting(file)
         parts = {name: getattr(self, name) for name in SAVED if name != "readings"}
-        pickle.dump({"stamp": self.stamp, **parts, "readings": len(self.readings)}, digesting, protocol=PROTOCOL)
-        for key, reading in self.readings.items():
+        count, unread = self._unread
+        pickle.dump({"stamp": self.stamp, **parts, "readings": count or len(self.readings)}, digesting, protocol=PROTOCOL)
+        if count:
+            digesting.write(unread)
+        for key, reading in self.readings.items() if not count else ():
             pickle.dump((key, reading if isinstance(reading, bytes) else pickle.dumps(reading, protocol=PROTOCOL)), digesting, protocol=PROTOCOL)
         file.write(digesting.digest.hexdigest().encode())
 
 
 PROTOCOL = pickle.HIGHEST_PROTOCOL
+
+
+def write_atomically(path: Path, write: Callable[[io.BufferedWriter], None]) -> None:
+    """A cache file written whole or not at all; a cache that cannot be written is no error."""
+    temp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with temp.open("wb") as file:
+            write(file)
+        os.replace(temp, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            temp.unlink(missing_ok=True)
+
+
+def save_checked(path: Path, *values: object) -> None:
+    """Values pickled one after the other into a cache file of its own: the format, the
+    pickles, their sha256."""
+
+    def write(file) -> None:
+        file.write(FORMAT)
+        digesting = _Digesting(file)
+        for value in values:
+            pickle.dump(value, digesting, protocol=PROTOCOL)
+        file.write(digesting.digest.hexdigest().encode())
+
+    write_atomically(path, write)
+
+
+def load_checked(path: Path, allowed: Callable[[str, str], bool]) -> Iterator[object]:
+    """What save_checked put into a file, value by value, each unpickled when asked for:
+    plain data and the classes allowed(module, name) accepts. Nothing when there is no such
+    file, or it is not whole; nothing more from a value that holds other classes."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return
+    checksum_at = len(data) - DIGEST_LENGTH
+    if not data.startswith(FORMAT) or checksum_at < len(FORMAT):
+        return
+    payload = memoryview(data)[len(FORMAT) : checksum_at]
+    if data[checksum_at:] != hashlib.sha256(payload).hexdigest().encode():
+        return
+    stream = io.BytesIO(payload)
+    while stream.tell() < len(payload):
+        try:
+            yield _CacheUnpickler(stream, allowed).load()
+        except UNPICKLING_ERRORS:
+            return
 
 
 class _Digesting:
@@ -186,8 +248,12 @@ UNPICKLING_ERRORS = (pickle.UnpicklingError, ValueError, TypeError, EOFError, At
 
 
 class _CacheUnpickler(pickle.Unpickler):
+    def __init__(self, file, allowed: Callable[[str, str], bool] = lambda module, name: (module, name) in ALLOWED):
+        super().__init__(file)
+        self.allowed = allowed
+
     def find_class(self, module: str, name: str):
-        if (module, name) not in ALLOWED:
+        if not self.allowed(module, name):
             raise pickle.UnpicklingError(f"{module}.{name} has no place in a build cache")
         return super().find_class(module, name)
 
@@ -205,8 +271,7 @@ def _unpickled(data: bytes) -> object:
     parts = _CacheUnpickler(stream).load()
     if not isinstance(parts, dict) or not isinstance(parts.get("readings"), int):
         return None
-    readings = (_CacheUnpickler(stream).load() for _ in range(parts["readings"]))
-    return parts | {"readings": {key: reading for key, reading in readings if isinstance(reading, bytes)}}
+    return parts | {"readings": {}, "_unread": (parts["readings"], bytes(payload[stream.tell() :]))}
 
 
 DIGEST_LENGTH = 64  # a sha256 in hexadecimal
@@ -215,7 +280,7 @@ DIGEST_LENGTH = 64  # a sha256 in hexadecimal
 def open_cache(content_dir: Path, stamp: str | None = None) -> BuildCache:
     """The cache of a content folder; empty when there is none or it cannot be trusted."""
     stamp = stamp or code_stamp()
-    path = cache_folder() / f"site-{_site_name(content_dir)}.pickle"
+    path = cache_folder() / f"site-{site_name(content_dir)}.pickle"
     cache = BuildCache(path, stamp)
     try:
         data = _unpickled(path.read_bytes())
@@ -223,7 +288,7 @@ def open_cache(content_dir: Path, stamp: str | None = None) -> BuildCache:
         return cache
     if not _trusted(data, stamp):
         return cache
-    for name in SAVED:
+    for name in (*SAVED, "_unread"):
         setattr(cache, name, data[name])
     return cache
 
@@ -232,7 +297,7 @@ def template_code_folders(content_dir: Path, names: dict[str, str]) -> dict[str,
     """A folder per language for its compiled templates, named by the language and a digest
     of what they are compiled from (templates, catalogs, code); the site's folders of other
     names are removed. A language whose folder cannot be made has none."""
-    root = cache_folder() / f"templates-{_site_name(content_dir)}"
+    root = cache_folder() / f"templates-{site_name(content_dir)}"
     wanted = {language: root / name for language, name in names.items()}
     with contextlib.suppress(OSError):
         for old in root.iterdir() if root.is_dir() else ():
@@ -246,7 +311,7 @@ def template_code_folders(content_dir: Path, names: dict[str, str]) -> dict[str,
     return folders
 
 
-def _site_name(content_dir: Path) -> str:
+def site_name(content_dir: Path) -> str:
     return hashlib.sha256(str(content_dir.resolve()).encode()).hexdigest()[:16]
 
 
@@ -273,65 +338,3 @@ def diagnostics_from_json(items: object) -> list[Diagnostic] | None:
         return [Diagnostic(Severity(s), Location(str(p), int(line), int(col)), str(c), str(m), str(h), str(src)) for s, p, line, col, c, m, h, src in items]
     except (TypeError, ValueError):
         return None
-
-
-@dataclass(frozen=True)
-class Inputs:
-    """What a build reads, as digests: of everything together, and of each file's bytes."""
-
-    digest: str
-    files: Mapping[Path, str]  # folder / relative path -> sha256 of the file's bytes
-    listed: Mapping[Path, list[str]]  # folder -> the relative paths of its files, sorted
-    signatures: dict[str, list]  # path -> [mtime, ctime, size, inode, sha256] of the files whose times have settled
-
-
-SETTLED_NS = 2_000_000_000  # a file changed less than this long before it was read is digested again next time
-
-
-def read_inputs(folders: list[Path], settings: str, stamp: str, known: Mapping[str, list] | None = None) -> Inputs:
-    """A digest of every file a build reads (names and bytes), the settings, the code and
-    the git commit of the content (the status pages depend on its history), and the
-    digest of each file, so that the build need not read an unchanged file again.
-
-    known: the signatures of the previous build. A file whose modification and change
-    times, size and inode are as they were then is not read: its digest is taken from
-    there. The change time is set by the system on every write, whatever a tool does to
-    the modification time; a file that changed within SETTLED_NS of being read is
-    digested again next time, as two writes so close may leave the same times."""
-    digest = hashlib.sha256(f"{stamp}\0{settings}\0{git_head(folders[0])}".encode())
-    files, listed, signatures, now = {}, {}, {}, time.time_ns()
-    for folder in folders:
-        digest.update(b"\1" + str(folder.resolve()).encode())
-        listed[folder] = sorted(files_below(folder))
-        for path in listed[folder]:
-            file_digest = _file_digest(folder / path, known or {}, signatures, now)
-            if file_digest is not None:
-                files[folder / path] = file_digest
-            digest.update(f"{path}\0{file_digest or 'gone'}\0".encode())  # gone since the listing: the build will say what is missing
-    return Inputs(digest.hexdigest(), files, listed, signatures)
-
-
-def _file_digest(path: Path, known: Mapping[str, list], signatures: dict[str, list], now: int) -> str | None:
-    """The sha256 of a file's bytes (None when it cannot be read), from its signature when known."""
-    try:
-        status = os.stat(path)
-        signature = [status.st_mtime_ns, status.st_ctime_ns, status.st_size, status.st_ino]
-        name = str(path)
-        entry = known.get(name)
-        if entry is not None and entry[:4] == signature:
-            signatures[name] = entry
-            return entry[4]
-        file_digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return None
-    if now - max(status.st_mtime_ns, status.st_ctime_ns) > SETTLED_NS:
-        signatures[name] = [*signature, file_digest]
-    return file_digest
-
-
-def git_head(folder: Path) -> str:
-    try:
-        result = subprocess.run(["git", "rev-parse", "HEAD"], cwd=folder, capture_output=True, text=True, check=False)
-    except OSError:
-        return ""
-    return result.stdout.strip() if result.returncode == 0 else ""

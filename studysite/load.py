@@ -66,17 +66,22 @@ def find_content_files(content_dir: Path, report: Report, listing: Iterable[str]
     ]
     for kind, relative in sorted(in_kinds, key=lambda item: (order[item[0]], item[1].split("/"))):
         name = relative.rsplit("/", 1)[1]
-        if name.startswith("."):
-            continue
-        if name.endswith(".yaml"):
+        if is_record_file(relative):
             files.append((kind, content_dir / relative))
-        elif name.endswith(".yml"):
+        elif name.endswith(".yml") and not name.startswith("."):
             report.warning(Location(relative, 1, 1), "file.extension", "file ignored: content files end in '.yaml'", f"rename it to '{name[:-4]}.yaml'")
     for path in sorted(content_dir.iterdir()):
         if path.is_dir() and path.name not in KINDS and not path.name.startswith("."):
             hint = _closest_kind(path.name)
             report.warning(Location(path.name + "/", 1, 1), "folder.unknown", f"folder '{path.name}' is not a content kind and is ignored", hint)
     return files
+
+
+def is_record_file(relative: str) -> bool:
+    """Whether a file of the content folder (its relative POSIX path) holds a record."""
+    kind, _, rest = relative.partition("/")
+    name = rest.rsplit("/", 1)[-1]
+    return kind in KINDS and name.endswith(".yaml") and not name.startswith(".")
 
 
 def _closest_kind(name: str) -> str:

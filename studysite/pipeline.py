@@ -3,6 +3,7 @@ build() renders the pages and writes them. A failed first phase writes nothing."
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -13,13 +14,15 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import anki, contentpo, offline, search, urls
+from . import anki, contentpo, kept, offline, search, urls
 from .assets import collect_assets
-from .cache import BuildCache, Inputs, diagnostics_from_json, diagnostics_to_json, open_cache, read_inputs, template_code_folders
+from .cache import BuildCache, open_cache, template_code_folders
 from .diagnostics import Location, Report
-from .forks import CollectorSpared
+from .forks import Aside, CollectorSpared
 from .graph import Graph, build_graph
 from .i18n import load_layered_translations
+from .inputs import Inputs, read_inputs
+from .kept import Model, remember_build, unchanged_build
 from .keys import PageKeys, files_digest, inputs_key, source_digests
 from .markup import ContentHtml, convert_texts, plain_text
 from .model import Content
@@ -27,11 +30,11 @@ from .progress import Progress
 from .readings import read_content
 from .render import Renderer, SiteInfo, make_environment
 from .rendering import render_pages
-from .status import TranslationStatus
+from .status import TranslationStatus, record_blocks
 from .validate import content_of
 from .views import ViewBuilder
 from .viewtypes import Page
-from .write import MARKER, Manifest, SiteWriter, check_output_folder, files_below, read_manifest
+from .write import Manifest, SiteWriter, check_output_folder
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 
@@ -122,14 +125,23 @@ def available_cpus() -> int:
 
 @dataclass(frozen=True)
 class ReadSite:
-    """Phase one before the pages are planned: the content, its HTML and its graph."""
+    """Phase one before the pages are planned: the model (the content, its HTML and its
+    graph; kept.py) and the translation status."""
 
-    content: Content
-    content_html: ContentHtml
-    graph: Graph
+    model: Model
     statuses: TranslationStatus
-    catalogs: Mapping[str, contentpo.ContentCatalog]
-    supplied: frozenset[tuple[str, str, str]]
+
+    @property
+    def content(self) -> Content:
+        return self.model.content
+
+    @property
+    def content_html(self) -> ContentHtml:
+        return self.model.content_html
+
+    @property
+    def graph(self) -> Graph:
+        return self.model.graph
 
 
 def load(options: Options, report: Report, cache: BuildCache | None = None, inputs: Inputs | None = None) -> LoadedSite:
@@ -139,7 +151,24 @@ def load(options: Options, report: Report, cache: BuildCache | None = None, inpu
 
 
 def read_site(options: Options, report: Report, cache: BuildCache | None = None, inputs: Inputs | None = None) -> ReadSite:
-    """Phase one up to the pages: read, validate and cross-reference the content."""
+    """Phase one up to the pages: read, validate and cross-reference the content; or, given
+    the build cache and the inputs, bring the previous build's model up to date, when it can be."""
+    model = None
+    if cache is not None and inputs is not None:
+        model = kept.model_after_edits(options.content_dir, model_settings(options, cache), inputs, report, cache)
+    if model is None:
+        model = read_model(options, report, cache, inputs)
+    locales, coverage = options.layered("locales"), model.coverage
+    return ReadSite(model, TranslationStatus(model.blocks, model.content, options.content_dir, options.layered("templates"), locales, coverage, cache))
+
+
+def model_settings(options: Options, cache: BuildCache) -> str:
+    """What a build's model depends on besides its input files: its settings and the code."""
+    return f"{build_settings(options)}\0{cache.stamp}"
+
+
+def read_model(options: Options, report: Report, cache: BuildCache | None = None, inputs: Inputs | None = None) -> Model:
+    """Every content file read, validated and cross-referenced; their text converted."""
     base_url = urls.normalize_base_url(options.base_url) if options.base_url else ""
     jobs = options.jobs or available_cpus()
     digests, listing = (inputs.files, inputs.listed.get(options.content_dir)) if inputs is not None else (None, None)
@@ -152,10 +181,10 @@ def read_site(options: Options, report: Report, cache: BuildCache | None = None,
     catalogs = contentpo.site_catalogs(po_catalogs, content.site.languages, report)
     content, coverage = contentpo.apply_translations(content, catalogs, report)
     report.raise_if_errors()
-    statuses = TranslationStatus(readings, content, options.content_dir, options.layered("templates"), options.layered("locales"), coverage, cache)
     content_html = convert_texts(content, report, cache, jobs)
     graph = build_graph(content, content_html, jobs, cache)
-    return ReadSite(content, content_html, graph, statuses, catalogs, supplied)
+    blocks, sources = record_blocks(readings, content), source_digests(content, graph)
+    return Model(content, content_html, graph, blocks, coverage, catalogs, supplied, tuple(report.diagnostics), sources)
 
 
 def plan_pages(read: ReadSite, report: Report) -> LoadedSite:
@@ -164,7 +193,7 @@ def plan_pages(read: ReadSite, report: Report) -> LoadedSite:
     pages = views.pages()
     check_unique_paths(pages, report)
     report.raise_if_errors()
-    return LoadedSite(read.content, read.content_html, read.graph, pages, report, read.statuses, read.catalogs, read.supplied, views)
+    return LoadedSite(read.content, read.content_html, read.graph, pages, report, read.statuses, read.model.catalogs, read.model.supplied, views)
 
 
 def check_unique_paths(pages: list[Page], report: Report) -> None:
@@ -197,17 +226,19 @@ def _build(options: Options, cache: BuildCache | None, guard: CommitGuard | None
     assets = collect_assets(options.layered("static"))
     renderer = make_renderer(options, read.content, report, assets)
     report.raise_if_errors()
-    with start_decks(options, read, renderer, previous) or nullcontext() as decks:  # aside while the pages are planned and rendered
+    keeping = Aside([functools.partial(kept.keep, options.content_dir, model_settings(options, cache), inputs, read.model)], options.jobs or available_cpus())
+    with keeping, start_decks(options, read, renderer, previous) or nullcontext() as decks:  # aside while the pages are planned and rendered
         loaded = plan_pages(read, report)
         loaded.statuses.all()  # for the status pages: worked out once, before render workers fork
         collector.model_made()
         with SiteWriter(options.out_dir, previous, in_place=True) as writer:
-            page_keys = PageKeys(inputs_key(renderer.made_from, (renderer.site, loaded.content.site)), source_digests(loaded.content, loaded.graph))
+            page_keys = PageKeys(inputs_key(renderer.made_from, (renderer.site, loaded.content.site)), read.model.sources)
             write_site(writer, options, loaded, renderer, page_keys, assets, started, decks)
             built = BuiltSite(options, loaded, renderer, page_keys, dict(writer.written), dict(writer.inputs))
             with guard(built) if guard is not None else nullcontext():
                 writer.commit()
                 remember_build(cache, options.out_dir, inputs.digest, len(loaded.pages), len(loaded.content.site.languages), report)
+        keeping.results()
     changed = frozenset(path for path in {*writer.written, *previous.files} if writer.written.get(path) != previous.files.get(path))
     return BuildResult(len(loaded.pages), writer.changed, len(loaded.content.site.languages), time.perf_counter() - started, report, built, changed)
 
@@ -328,33 +359,6 @@ def build_settings(options: Options) -> str:
     """The options that change a build's output, and SOURCE_DATE_EPOCH (the decks' note times)."""
     settings = (str(options.content_dir.resolve()), options.base_url, options.strict, options.search, options.live_reload, options.preview)
     return repr((*settings, os.environ.get("SOURCE_DATE_EPOCH", "")))
-
-
-def unchanged_build(cache: BuildCache, out_dir: Path, inputs: str) -> dict | None:
-    """What the previous build into out_dir reported, if it had these inputs and its output
-    is still exactly what it wrote (the same manifest, no file added or removed)."""
-    state = cache.builds.get(str(out_dir.resolve()))
-    if not state or state.get("inputs") != inputs:
-        return None
-    try:
-        marker = (out_dir / MARKER).read_bytes()
-    except OSError:
-        return None
-    manifest = read_manifest(out_dir)
-    diagnostics = diagnostics_from_json(state.get("diagnostics"))
-    if manifest is None or diagnostics is None or hashlib.sha256(marker).hexdigest() != state.get("manifest"):
-        return None
-    if files_below(out_dir) != set(manifest.files) | {MARKER}:
-        return None
-    report = Report(strict=bool(state.get("strict")), diagnostics=diagnostics)
-    return {"pages": int(state.get("pages", 0)), "languages": int(state.get("languages", 0)), "report": report}
-
-
-def remember_build(cache: BuildCache, out_dir: Path, inputs: str, pages: int, languages: int, report: Report) -> None:
-    marker = hashlib.sha256((out_dir / MARKER).read_bytes()).hexdigest()
-    state = {"inputs": inputs, "manifest": marker, "pages": pages, "languages": languages, "strict": report.strict}
-    cache.builds[str(out_dir.resolve())] = state | {"diagnostics": diagnostics_to_json(report.diagnostics)}
-    cache.save()
 
 
 def make_renderer(options: Options, content: Content, report: Report, assets: dict) -> Renderer:

@@ -17,39 +17,15 @@ import dataclasses
 from collections.abc import Iterable
 from pathlib import Path
 
-from . import contentpo, urls
+from . import urls
 from .diagnostics import Report
+from .kept import Edited, read_again, with_texts_again
 from .keys import PageKeys, source_digest
-from .load import KINDS, Document, parse_file
-from .markup import ContentHtml, convert_texts
-from .model import FIELD_OF_KIND, Content, Record
+from .load import KINDS
 from .pipeline import BuiltSite
 from .rendering import render_page
-from .validate import validate_record
 from .viewtypes import Page
 from .write import FileReplacer
-
-
-@dataclasses.dataclass(frozen=True)
-class Edited:
-    """A record read again from its edited file."""
-
-    kind: str
-    record: Record
-    path: str  # relative to the content folder
-
-
-def shape(kind: str, record: Record) -> tuple:
-    """What of a record decides where it appears and what links to it: an edit that keeps
-    it keeps every page's sources."""
-    languages = tuple(sorted(record.texts))
-    if kind == "questions":
-        return record.topic, record.order, record.terms, languages
-    if kind == "topics":
-        return record.order, languages
-    if kind == "glossary":
-        return record.related, tuple(sorted((language, text.term, text.aliases) for language, text in record.texts.items()))
-    return record.topic, record.terms, languages
 
 
 class LiveSite:
@@ -88,20 +64,10 @@ class LiveSite:
         kind_and_id = self.records_by_file.get(path)
         if kind_and_id is None:
             return None
-        kind, record_id = kind_and_id
         loaded = self.built.loaded
         report = Report(strict=self.built.options.strict, source_root=self.built.options.content_dir)
-        node = parse_file(self.built.options.content_dir / path, path, report)
-        record = validate_record(Document(path, kind, node), report, loaded.content.site.languages, loaded.supplied) if node is not None else None
-        if record is None or record.id != record_id:
-            return None
-        old = loaded.content.records(kind)[record_id]
-        if loaded.catalogs:
-            single = _content_of(loaded.content, {kind: {record_id: record}})
-            record = contentpo.apply_translations(single, loaded.catalogs, report)[0].records(kind)[record_id]
-        if shape(kind, record) != shape(kind, old) or not self._no_new_problems(report):
-            return None
-        return Edited(kind, record, path)
+        edited = read_again(self.built.options.content_dir, path, *kind_and_id, loaded.content, loaded.catalogs, loaded.supplied, report)
+        return edited if edited is not None and self._no_new_problems(report) else None
 
     def _no_new_problems(self, report: Report) -> bool:
         return not report.errors and all((d.location.path, d.code, d.message) in self.known_problems for d in report.diagnostics)
@@ -109,14 +75,10 @@ class LiveSite:
     def _apply(self, edited: list[Edited]) -> list[str] | None:
         built, loaded = self.built, self.built.loaded
         report = Report(strict=built.options.strict, source_root=built.options.content_dir)
-        changes: dict[str, dict[str, Record]] = {}
-        for item in edited:
-            changes.setdefault(item.kind, {})[item.record.id] = item.record
-        edited_html = convert_texts(_content_of(loaded.content, changes), report)
-        if not self._no_new_problems(report) or not self._same_terms_found(changes.get("questions", {}), edited_html):
+        texts = with_texts_again(loaded.content, loaded.content_html, loaded.graph, edited, report)
+        if texts is None or not self._no_new_problems(report):
             return None
-        content = dataclasses.replace(loaded.content, **{FIELD_OF_KIND[kind]: {**loaded.content.records(kind), **records} for kind, records in changes.items()})
-        content_html = _with_html(loaded.content_html, edited_html, changes, content.site.languages)
+        content, content_html, changes = texts
         sources = {f"{item.kind}/{item.record.id}": source_digest(item.record) for item in edited}
         keys = dataclasses.replace(built.keys, sources={**built.keys.sources, **sources})
         views = loaded.views.with_edits(content, content_html, changes)
@@ -140,19 +102,6 @@ class LiveSite:
         pages = {id(page): page for source in sources for page in self.pages_by_source.get(source, ())}
         return sorted(pages.values(), key=lambda page: (page.sources[0] not in sources, not page.record or page.template == "practice.html"))
 
-    def _same_terms_found(self, questions: dict[str, Record], edited_html: ContentHtml) -> bool:
-        """Whether the terms found in each edited question's text are those the graph has."""
-        graph = self.built.loaded.graph
-        for lg in graph.languages.values():
-            for question_id, question in questions.items():
-                text_lang = lg.edition.questions.get(question_id)
-                if text_lang is None:
-                    continue
-                found = graph.matchers[text_lang].find(edited_html.question_html(question_id, text_lang))
-                if (set(question.terms) | found) & lg.edition.terms.keys() != set(lg.terms_by_question[question_id]):
-                    return False
-        return True
-
 
 def _relative(path: Path, content_dir: Path) -> str | None:
     """A changed file's path in the content folder, or None when it is outside."""
@@ -165,21 +114,3 @@ def _relative(path: Path, content_dir: Path) -> str | None:
 def _ignored(path: str) -> bool:
     """Whether a build ignores the file (an editor's hidden file)."""
     return any(part.startswith(".") for part in path.split("/"))
-
-
-def _content_of(content: Content, records: dict[str, dict[str, Record]]) -> Content:
-    """A content of the site's configuration and just these records, by kind."""
-    return Content(content.site, *({**records.get(kind, {})} for kind in ("topics", "questions", "glossary", "comparisons")))
-
-
-def _with_html(html: ContentHtml, edited: ContentHtml, changes: dict[str, dict[str, Record]], languages: tuple[str, ...]) -> ContentHtml:
-    """The site's HTML with the edited records' texts in place of what they had."""
-    replaced = {}
-    for kind, records in changes.items():
-        attribute = FIELD_OF_KIND[kind]
-        texts = dict(getattr(html, attribute))
-        for record_id in records:
-            for language in languages:
-                texts.pop((record_id, language), None)
-        replaced[attribute] = texts | getattr(edited, attribute)
-    return dataclasses.replace(html, **replaced)

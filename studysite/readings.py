@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from .cache import BuildCache
@@ -29,7 +29,7 @@ def read_content(
     cache: BuildCache | None = None,
     digests: Mapping[Path, str] | None = None,
     jobs: int = 1,
-    listing: list[str] | None = None,
+    listing: Iterable[str] | None = None,
 ) -> tuple[SiteConfig | None, list[Reading]]:
     """The site's configuration and a reading of each record file, in content order.
     digests: the sha256 of files read already, by content_dir / relative path; listing:

@@ -226,6 +226,12 @@ def ui_status(ids: list[str], locales: list[Path], language: str) -> tuple[int, 
     return len(ids), tuple(missing), tuple(fuzzy)
 
 
+def record_blocks(readings: list[Reading], content: Content) -> list[RecordBlocks]:
+    """Each record's language blocks: the little a status needs of the readings."""
+    ids = {r.location.path: r.id for kind in (content.topics, content.questions, content.terms, content.comparisons) for r in kind.values()}
+    return [RecordBlocks(RecordRef(r.kind, ids[r.path], r.path), r.blocks) for r in readings if r.path in ids]
+
+
 class TranslationStatus:
     """The status of every site language, worked out when first asked for and then kept.
 
@@ -235,7 +241,7 @@ class TranslationStatus:
 
     def __init__(
         self,
-        readings: list[Reading],
+        records: list[RecordBlocks],
         content: Content,
         content_dir: Path,
         template_dirs: list[Path],
@@ -243,8 +249,7 @@ class TranslationStatus:
         coverage: Mapping[str, Coverage] | None = None,
         cache: BuildCache | None = None,
     ):
-        ids = {r.location.path: r.id for kind in (content.topics, content.questions, content.terms, content.comparisons) for r in kind.values()}
-        self.records = [RecordBlocks(RecordRef(r.kind, ids[r.path], r.path), r.blocks) for r in readings if r.path in ids]
+        self.records = records
         self.languages = content.site.languages
         self.content_dir, self.template_dirs, self.locales = content_dir, template_dirs, locales
         self.coverage = coverage or {}  # what content.po translated (contentpo.py)

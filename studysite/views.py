@@ -62,6 +62,7 @@ class ViewBuilder(termview.TermPage, siteviews.SitePages):
         self._sorted_terms: dict[str, list[tuple[str, Link]]] = {}
         self._linked_questions: dict[tuple[str, str], tuple[Markup, ...]] = {}
         self._plain_questions: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {}
+        self._plain_stems: dict[tuple[str, str], str] = {}
 
     def with_edits(self, content: Content, content_html: ContentHtml, edited: Mapping[str, Collection[str]]) -> ViewBuilder:
         """A builder of the content after an edit that kept the graph as it was (quickedit.py),
@@ -72,6 +73,7 @@ class ViewBuilder(termview.TermPage, siteviews.SitePages):
         questions = edited.get("questions", ())
         builder._linked_questions = {key: text for key, text in self._linked_questions.items() if key[0] not in questions}
         builder._plain_questions = {key: text for key, text in self._plain_questions.items() if key[0] not in questions}
+        builder._plain_stems = {key: text for key, text in self._plain_stems.items() if key[0] not in questions}
         return builder
 
     # -- text helpers -------------------------------------------------------------
@@ -118,7 +120,7 @@ class ViewBuilder(termview.TermPage, siteviews.SitePages):
         language = lg.edition.language
         text_lang = getattr(lg.edition, RECORD_PAGES[kind][1])[record_id]
         if kind == "questions":
-            label = plain_text(self.content_html.questions[(record_id, text_lang)].stem)
+            label = self._plain_stem(record_id, text_lang)
             label = excerpt(label, limit) if limit else label
         elif kind == "glossary":
             label = self.content.terms[record_id].texts[text_lang].term
@@ -265,8 +267,7 @@ class ViewBuilder(termview.TermPage, siteviews.SitePages):
         return self._linked_questions[key]
 
     def question(self, lg: LanguageGraph, question_id: str) -> Page:
-        question = self.content.questions[question_id]
-        stem = self.content_html.questions[(question_id, lg.edition.questions[question_id])].stem
+        question, text_lang = self.content.questions[question_id], lg.edition.questions[question_id]
         sources = (
             f"questions/{question_id}",
             f"topics/{question.topic}",
@@ -275,9 +276,17 @@ class ViewBuilder(termview.TermPage, siteviews.SitePages):
             *(f"comparisons/{c}" for c in lg.comparisons_by_topic[question.topic]),
             f"terms:{lg.edition.questions[question_id]}",
         )
-        title = excerpt(plain_text(stem), TITLE_EXCERPT)
+        stem = self._plain_stem(question_id, text_lang)
         work_group = f"{lg.edition.language}/{question.topic}"
-        return self._record_page(lg, "questions", question_id, title, self._question_view, sources, description(stem), work_group)
+        return self._record_page(lg, "questions", question_id, excerpt(stem, TITLE_EXCERPT), self._question_view, sources, excerpt(stem, 160), work_group)
+
+    def _plain_stem(self, question_id: str, text_lang: str) -> str:
+        """A question's stem as plain text, made once: its page's title and description and
+        every link to it are made from it."""
+        key = (question_id, text_lang)
+        if key not in self._plain_stems:
+            self._plain_stems[key] = plain_text(self.content_html.questions[key].stem)
+        return self._plain_stems[key]
 
     def _question_view(self, lg: LanguageGraph, question_id: str) -> QuestionView:
         question = self.content.questions[question_id]

@@ -251,7 +251,8 @@ def test_the_cache_keeps_each_files_reading_and_its_problems_until_its_bytes_cha
 
 def test_a_build_does_not_read_again_a_file_whose_digest_it_has_and_whose_reading_is_kept(make_content, monkeypatch, tmp_path):
     from studysite import readings
-    from studysite.cache import open_cache, read_inputs
+    from studysite.cache import open_cache
+    from studysite.inputs import read_inputs
 
     content_dir = make_content()
     monkeypatch.setenv("STUDYSITE_CACHE_DIR", str(tmp_path / "cache"))

@@ -1,0 +1,272 @@
+"""Kept model: phase one's result, kept from one build for the next.
+
+Reading, checking, converting and cross-referencing every record takes a rebuild about 2 s
+at 5,000 questions, though an edit mostly changes the text of a record or two. So each
+build keeps its model (the records, their HTML, the graph, each record's language blocks
+and what reading reported) in a file beside the build cache. The next build takes it
+back when its settings, the code and every input but the record files are as they were,
+and the record files changed as serve's quick edits may (quickedit.py): the same records
+with the same ids, shape and terms found in their text, no file added or removed, and
+neither the file nor its edit with a problem to report. It then reads and converts just
+those files; in any other case it reads everything again.
+
+The file is a pickle, checked by its digest and made only of plain data and the model's
+own classes (MODEL_MODULES), as the build cache is (cache.py). It is written by a process
+aside while the build goes on. A build that takes the model keeps every cache entry, used
+or not, for the next build that reads everything. Here too: the record of the last build
+into each output folder (unchanged_build, remember_build), with which a build that finds
+its inputs and output as they were does nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import hashlib
+import importlib
+from collections.abc import Mapping
+from pathlib import Path
+
+from . import contentpo
+from .cache import ALLOWED, BuildCache, cache_folder, diagnostics_from_json, diagnostics_to_json, load_checked, save_checked, site_name
+from .contentpo import ContentCatalog, Coverage
+from .diagnostics import Diagnostic, Report
+from .graph import Graph
+from .inputs import Inputs
+from .keys import source_digest
+from .load import Document, is_record_file, parse_file
+from .markup import ContentHtml, convert_texts
+from .model import FIELD_OF_KIND, Content, Record
+from .status import RecordBlocks
+from .validate import language_blocks, validate_record
+from .write import MARKER, files_below, read_manifest
+
+QUICK_FILES = 64  # more record files changed than this: everything is read again
+
+# The modules whose dataclasses and enums a kept model is made of, beside plain data.
+MODEL_MODULES = (
+    "studysite.kept",
+    "studysite.model",
+    "studysite.graph",
+    "studysite.linking",
+    "studysite.markup",
+    "studysite.status",
+    "studysite.contentpo",
+    "studysite.diagnostics",
+)
+MODEL_FUNCTIONS = {("re", "_compile"), ("pathlib", "PosixPath"), ("pathlib", "WindowsPath")}  # a term matcher's pattern; a catalog's path
+
+
+@dataclasses.dataclass(frozen=True)
+class Model:
+    """What phase one makes before the pages are planned (pipeline.read_site)."""
+
+    content: Content
+    content_html: ContentHtml
+    graph: Graph
+    blocks: list[RecordBlocks]  # the lines of each record's language blocks (status.py)
+    coverage: Mapping[str, Coverage]  # what content.po translated
+    catalogs: Mapping[str, ContentCatalog]
+    supplied: frozenset[tuple[str, str, str]]
+    diagnostics: tuple[Diagnostic, ...]  # what reading the content reported
+    sources: Mapping[str, str]  # a digest of each source a page can name (keys.py)
+
+
+@dataclasses.dataclass(frozen=True)
+class MadeFrom:
+    """What a kept model was made from; kept before it, so that a model made from other
+    settings or files is not unpickled."""
+
+    settings: str  # the build's settings and the code's stamp
+    others: str  # a digest of every input file but the record files
+    records: Mapping[str, str]  # relative path of each record file -> sha256 of its bytes
+
+
+def model_path(content_dir: Path) -> Path:
+    return cache_folder() / f"model-{site_name(content_dir)}.pickle"
+
+
+def keep(content_dir: Path, settings: str, inputs: Inputs, model: Model) -> None:
+    """Save a model with what it was made from (in a process aside: the temporary file of
+    one stopped before its end is removed by the next)."""
+    path = model_path(content_dir)
+    for stale in path.parent.glob(f"{path.name}.*.tmp"):
+        stale.unlink(missing_ok=True)
+    records, others = fingerprint(content_dir, inputs)
+    save_checked(path, MadeFrom(settings, others, records), model)
+
+
+def fingerprint(content_dir: Path, inputs: Inputs) -> tuple[dict[str, str], str]:
+    """The digest of each record file by its relative path (an unreadable one has none),
+    and a digest of every other input file."""
+    content = inputs.listed.get(content_dir, {})
+    records = {relative: digest for relative, digest in content.items() if is_record_file(relative)}
+    others = hashlib.sha256()
+    for folder, files in inputs.listed.items():
+        others.update(f"{folder}\1".encode())
+        for relative, digest in files.items():
+            if folder != content_dir or relative not in records:
+                others.update(f"{relative}\0{digest}\0".encode())
+    return records, others.hexdigest()
+
+
+def _allowed(module: str, name: str) -> bool:
+    if (module, name) in ALLOWED or (module, name) in MODEL_FUNCTIONS:
+        return True
+    if module not in MODEL_MODULES:
+        return False
+    value = getattr(importlib.import_module(module), name, None)
+    return isinstance(value, type) and (dataclasses.is_dataclass(value) or issubclass(value, enum.Enum))
+
+
+def model_after_edits(content_dir: Path, settings: str, inputs: Inputs, report: Report, cache: BuildCache | None) -> Model | None:
+    """The kept model with the record files edited since put in, when it can be (see above);
+    the problems it holds go to the report. None: everything is to be read again."""
+    values = load_checked(model_path(content_dir), _allowed)
+    made_from = next(values, None)
+    if not isinstance(made_from, MadeFrom) or made_from.settings != settings:
+        return None
+    records, others = fingerprint(content_dir, inputs)
+    if others != made_from.others or records.keys() != made_from.records.keys():
+        return None
+    changed = [path for path, digest in records.items() if digest != made_from.records[path] or not digest]
+    model = next(values, None) if len(changed) <= QUICK_FILES else None
+    if not isinstance(model, Model) or model.catalogs or model.supplied:
+        return None  # content.po translations are left to a whole read: an edit may make them outdated
+    if any(d.location.path in changed for d in model.diagnostics):
+        return None
+    model = model if not changed else _with_edits(content_dir, model, changed, cache)
+    if model is not None:
+        report.diagnostics.extend(model.diagnostics)
+        if cache is not None:
+            cache.keep_unused()
+    return model
+
+
+def _with_edits(content_dir: Path, model: Model, changed: list[str], cache: BuildCache | None) -> Model | None:
+    """The model with these files read again, when none has a problem and the edits keep
+    every record's shape and the terms found in its text."""
+    by_file = {record.location.path: (kind, record.id) for kind in FIELD_OF_KIND for record in model.content.records(kind).values()}
+    report = Report(source_root=content_dir)
+    edited = [
+        read_again(content_dir, path, *by_file[path], model.content, model.catalogs, model.supplied, report) if path in by_file else None for path in changed
+    ]
+    if report.diagnostics or any(item is None for item in edited):
+        return None
+    texts = with_texts_again(model.content, model.content_html, model.graph, edited, report, cache)  # type: ignore[arg-type]
+    if texts is None or report.diagnostics:
+        return None
+    content, content_html, _ = texts
+    blocks_by_file = {item.path: item.blocks for item in edited}  # type: ignore[union-attr]
+    blocks = [dataclasses.replace(b, blocks=blocks_by_file[b.ref.path]) if b.ref.path in blocks_by_file else b for b in model.blocks]
+    sources = {**model.sources, **{f"{item.kind}/{item.record.id}": source_digest(item.record) for item in edited}}  # type: ignore[union-attr]
+    return dataclasses.replace(model, content=content, content_html=content_html, blocks=blocks, sources=sources)
+
+
+def unchanged_build(cache: BuildCache, out_dir: Path, inputs: str) -> dict | None:
+    """What the previous build into out_dir reported, if it had these inputs and its output
+    is still exactly what it wrote (the same manifest, no file added or removed)."""
+    state = cache.builds.get(str(out_dir.resolve()))
+    if not state or state.get("inputs") != inputs:
+        return None
+    try:
+        marker = (out_dir / MARKER).read_bytes()
+    except OSError:
+        return None
+    manifest = read_manifest(out_dir)
+    diagnostics = diagnostics_from_json(state.get("diagnostics"))
+    if manifest is None or diagnostics is None or hashlib.sha256(marker).hexdigest() != state.get("manifest"):
+        return None
+    if files_below(out_dir) != set(manifest.files) | {MARKER}:
+        return None
+    report = Report(strict=bool(state.get("strict")), diagnostics=diagnostics)
+    return {"pages": int(state.get("pages", 0)), "languages": int(state.get("languages", 0)), "report": report}
+
+
+def remember_build(cache: BuildCache, out_dir: Path, inputs: str, pages: int, languages: int, report: Report) -> None:
+    marker = hashlib.sha256((out_dir / MARKER).read_bytes()).hexdigest()
+    state = {"inputs": inputs, "manifest": marker, "pages": pages, "languages": languages, "strict": report.strict}
+    cache.builds[str(out_dir.resolve())] = state | {"diagnostics": diagnostics_to_json(report.diagnostics)}
+    cache.save()
+
+
+@dataclasses.dataclass(frozen=True)
+class Edited:
+    """A record read again from its edited file."""
+
+    kind: str
+    record: Record
+    path: str  # relative to the content folder
+    blocks: dict[str, tuple[int, int]]  # the lines of each language block (status.py)
+
+
+def shape(kind: str, record: Record) -> tuple:
+    """What of a record decides where it appears and what links to it: an edit that keeps
+    it keeps every page's sources."""
+    languages = tuple(sorted(record.texts))
+    if kind == "questions":
+        return record.topic, record.order, record.terms, languages
+    if kind == "topics":
+        return record.order, languages
+    if kind == "glossary":
+        return record.related, tuple(sorted((language, text.term, text.aliases) for language, text in record.texts.items()))
+    return record.topic, record.terms, languages
+
+
+def read_again(content_dir: Path, path: str, kind: str, record_id: str, content: Content, catalogs, supplied: frozenset, report: Report) -> Edited | None:
+    """The record of an edited file (relative path), when the edit kept its id and shape
+    (so every page keeps its sources); its problems go to the report."""
+    node = parse_file(content_dir / path, path, report)
+    record = validate_record(Document(path, kind, node), report, content.site.languages, supplied) if node is not None else None
+    if record is None or record.id != record_id:
+        return None
+    if catalogs:
+        single = _content_of(content, {kind: {record_id: record}})
+        record = contentpo.apply_translations(single, catalogs, report)[0].records(kind)[record_id]
+    if shape(kind, record) != shape(kind, content.records(kind)[record_id]):
+        return None
+    return Edited(kind, record, path, language_blocks(node))
+
+
+def with_texts_again(content: Content, content_html: ContentHtml, graph: Graph, edited: list[Edited], report: Report, cache: BuildCache | None = None):
+    """(content, content_html, the edited records by kind) with the edited records and their
+    text converted anew; None when their text names other terms than the graph has."""
+    changes: dict[str, dict[str, Record]] = {}
+    for item in edited:
+        changes.setdefault(item.kind, {})[item.record.id] = item.record
+    edited_html = convert_texts(_content_of(content, changes), report, cache)
+    if not _same_terms_found(graph, changes.get("questions", {}), edited_html):
+        return None
+    content = dataclasses.replace(content, **{FIELD_OF_KIND[kind]: {**content.records(kind), **records} for kind, records in changes.items()})
+    return content, _with_html(content_html, edited_html, changes, content.site.languages), changes
+
+
+def _same_terms_found(graph: Graph, questions: dict[str, Record], edited_html: ContentHtml) -> bool:
+    """Whether the terms found in each edited question's text are those the graph has."""
+    for lg in graph.languages.values():
+        for question_id, question in questions.items():
+            text_lang = lg.edition.questions.get(question_id)
+            if text_lang is None:
+                continue
+            found = graph.matchers[text_lang].find(edited_html.question_html(question_id, text_lang))
+            if (set(question.terms) | found) & lg.edition.terms.keys() != set(lg.terms_by_question[question_id]):
+                return False
+    return True
+
+
+def _content_of(content: Content, records: dict[str, dict[str, Record]]) -> Content:
+    """A content of the site's configuration and just these records, by kind."""
+    return Content(content.site, *({**records.get(kind, {})} for kind in ("topics", "questions", "glossary", "comparisons")))
+
+
+def _with_html(html: ContentHtml, edited: ContentHtml, changes: dict[str, dict[str, Record]], languages: tuple[str, ...]) -> ContentHtml:
+    """The site's HTML with the edited records' texts in place of what they had."""
+    replaced = {}
+    for kind, records in changes.items():
+        attribute = FIELD_OF_KIND[kind]
+        texts = dict(getattr(html, attribute))
+        for record_id in records:
+            for language in languages:
+                texts.pop((record_id, language), None)
+        replaced[attribute] = texts | getattr(edited, attribute)
+    return dataclasses.replace(html, **replaced)
