@@ -138,8 +138,8 @@ class Decks:
 
     def __init__(self, previous: Manifest, source: DeckSource, graph: Graph, environments: Mapping[str, jinja2.Environment], jobs: int = 1):
         self.source, self.graph, self.environments = source, graph, environments
-        # jobs - 1 children, each making its share of the languages' packages in turn: this process keeps a CPU
-        languages, children = list(graph.languages.values()), max(1, jobs - 1)
+        # at most jobs children, each making its share of the languages' packages in turn
+        languages, children = list(graph.languages.values()), max(1, jobs)
         self._shares = [languages[index::children] for index in range(min(len(languages), children))]
         self._aside = Aside([functools.partial(self._make_each, previous, share) for share in self._shares], jobs)
 

@@ -39,6 +39,7 @@ from .markup import ContentHtml, convert_texts
 from .model import FIELD_OF_KIND, Content, Record
 from .status import RecordBlocks
 from .validate import language_blocks, validate_record
+from .viewtypes import Page
 from .write import MARKER, files_below, read_manifest
 
 QUICK_FILES = 64  # more record files changed than this: everything is read again
@@ -53,6 +54,7 @@ MODEL_MODULES = (
     "studysite.status",
     "studysite.contentpo",
     "studysite.diagnostics",
+    "studysite.viewtypes",
 )
 MODEL_FUNCTIONS = {("re", "_compile"), ("pathlib", "PosixPath"), ("pathlib", "WindowsPath")}  # a term matcher's pattern; a catalog's path
 
@@ -70,6 +72,8 @@ class Model:
     supplied: frozenset[tuple[str, str, str]]
     diagnostics: tuple[Diagnostic, ...]  # what reading the content reported
     sources: Mapping[str, str]  # a digest of each source a page can name (keys.py)
+    pages: tuple[Page, ...] = ()  # the pages planned from it, with no view model (a kept model's)
+    edited: frozenset[str] = frozenset()  # the sources edited since they were planned
 
 
 @dataclasses.dataclass(frozen=True)
@@ -86,14 +90,15 @@ def model_path(content_dir: Path) -> Path:
     return cache_folder() / f"model-{site_name(content_dir)}.pickle"
 
 
-def keep(content_dir: Path, settings: str, inputs: Inputs, model: Model) -> None:
-    """Save a model with what it was made from (in a process aside: the temporary file of
-    one stopped before its end is removed by the next)."""
+def keep(content_dir: Path, settings: str, inputs: Inputs, model: Model, pages: list[Page]) -> None:
+    """Save a model and the pages planned from it, with what it was made from (in a process
+    aside: the temporary file of one stopped before its end is removed by the next)."""
     path = model_path(content_dir)
     for stale in path.parent.glob(f"{path.name}.*.tmp"):
         stale.unlink(missing_ok=True)
     records, others = fingerprint(content_dir, inputs)
-    save_checked(path, MadeFrom(settings, others, records), model)
+    planned = tuple(dataclasses.replace(page, context=None) for page in pages)
+    save_checked(path, MadeFrom(settings, others, records), dataclasses.replace(model, pages=planned, edited=frozenset()))
 
 
 def fingerprint(content_dir: Path, inputs: Inputs) -> tuple[dict[str, str], str]:
@@ -159,8 +164,11 @@ def _with_edits(content_dir: Path, model: Model, changed: list[str], cache: Buil
     content, content_html, _ = texts
     blocks_by_file = {item.path: item.blocks for item in edited}  # type: ignore[union-attr]
     blocks = [dataclasses.replace(b, blocks=blocks_by_file[b.ref.path]) if b.ref.path in blocks_by_file else b for b in model.blocks]
-    sources = {**model.sources, **{f"{item.kind}/{item.record.id}": source_digest(item.record) for item in edited}}  # type: ignore[union-attr]
-    return dataclasses.replace(model, content=content, content_html=content_html, blocks=blocks, sources=sources)
+    new_sources = {f"{item.kind}/{item.record.id}": source_digest(item.record) for item in edited}  # type: ignore[union-attr]
+    edited_sources = model.edited | new_sources.keys()
+    return dataclasses.replace(
+        model, content=content, content_html=content_html, blocks=blocks, sources={**model.sources, **new_sources}, edited=edited_sources
+    )
 
 
 def unchanged_build(cache: BuildCache, out_dir: Path, inputs: str) -> dict | None:

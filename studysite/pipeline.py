@@ -190,7 +190,7 @@ def read_model(options: Options, report: Report, cache: BuildCache | None = None
 def plan_pages(read: ReadSite, report: Report) -> LoadedSite:
     """Phase one's end: every page planned, and their paths checked unique."""
     views = ViewBuilder(read.content, read.content_html, read.graph, read.statuses)
-    pages = views.pages()
+    pages = views.pages_again(read.model.pages, read.model.edited) if read.model.pages else views.pages()
     check_unique_paths(pages, report)
     report.raise_if_errors()
     return LoadedSite(read.content, read.content_html, read.graph, pages, report, read.statuses, read.model.catalogs, read.model.supplied, views)
@@ -226,19 +226,19 @@ def _build(options: Options, cache: BuildCache | None, guard: CommitGuard | None
     assets = collect_assets(options.layered("static"))
     renderer = make_renderer(options, read.content, report, assets)
     report.raise_if_errors()
-    keeping = Aside([functools.partial(kept.keep, options.content_dir, model_settings(options, cache), inputs, read.model)], options.jobs or available_cpus())
-    with keeping, start_decks(options, read, renderer, previous) or nullcontext() as decks:  # aside while the pages are planned and rendered
+    with start_decks(options, read, renderer, previous) or nullcontext() as decks:  # aside while the pages are planned and rendered
         loaded = plan_pages(read, report)
         loaded.statuses.all()  # for the status pages: worked out once, before render workers fork
         collector.model_made()
-        with SiteWriter(options.out_dir, previous, in_place=True) as writer:
+        keep = functools.partial(kept.keep, options.content_dir, model_settings(options, cache), inputs, read.model, loaded.pages)
+        with Aside([keep], options.jobs or available_cpus()) as keeping, SiteWriter(options.out_dir, previous, in_place=True) as writer:
             page_keys = PageKeys(inputs_key(renderer.made_from, (renderer.site, loaded.content.site)), read.model.sources)
             write_site(writer, options, loaded, renderer, page_keys, assets, started, decks)
             built = BuiltSite(options, loaded, renderer, page_keys, dict(writer.written), dict(writer.inputs))
             with guard(built) if guard is not None else nullcontext():
                 writer.commit()
                 remember_build(cache, options.out_dir, inputs.digest, len(loaded.pages), len(loaded.content.site.languages), report)
-        keeping.results()
+            keeping.results()
     changed = frozenset(path for path in {*writer.written, *previous.files} if writer.written.get(path) != previous.files.get(path))
     return BuildResult(len(loaded.pages), writer.changed, len(loaded.content.site.languages), time.perf_counter() - started, report, built, changed)
 

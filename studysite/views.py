@@ -189,15 +189,35 @@ class ViewBuilder(termview.TermPage, siteviews.SitePages):
 
     def pages(self) -> list[Page]:
         """Every page of the site: its own, then each language's, then the record pages."""
-        pages = [self.language_chooser(), self.not_found()]
+        pages = self._site_pages()
         for lg in self.graph.languages.values():
-            pages.extend(self.language_pages(lg))
             pages.extend(self.topic(lg, t) for t in lg.edition.topics)
             pages.extend(self.practice(lg, t) for t in lg.edition.topics if lg.questions_by_topic[t])
             pages.extend(self.question(lg, q) for q in lg.edition.questions)
             pages.extend(self.term(lg, t) for t in lg.edition.terms)
             pages.extend(self.comparison(lg, c) for c in lg.edition.comparisons)
         return [self._described(page) for page in pages]
+
+    def _site_pages(self) -> list[Page]:
+        """The site's own pages, then each language's (none shows a single record)."""
+        pages = [self.language_chooser(), self.not_found()]
+        for lg in self.graph.languages.values():
+            pages.extend(self.language_pages(lg))
+        return pages
+
+    def pages_again(self, kept: tuple[Page, ...], edited: frozenset[str]) -> list[Page]:
+        """Every page, from the pages planned by the build whose model this builder's content
+        came from (kept.py) with no view model: the record pages whose sources include no
+        edited source are as they were, their view models made when they are rendered; the
+        record pages that show an edit and the site's and languages' own pages are planned anew."""
+        own = {page.path: self._described(page) for page in self._site_pages()}
+        return [
+            own.get(page.path) or (replace(page, context=partial(self._context_again, page)) if edited.isdisjoint(page.sources) else self.page_again(page))
+            for page in kept
+        ]
+
+    def _context_again(self, page: Page) -> View:
+        return self.page_again(page).context()
 
     def language_pages(self, lg: LanguageGraph) -> list[Page]:
         """The pages of a language that are no record's."""

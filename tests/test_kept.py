@@ -123,3 +123,13 @@ def test_a_model_file_that_would_run_code_is_refused_unrun(make_content, tmp_pat
     build(content, tmp_path / "site")
     assert not marker.exists() and whole_reads == [tmp_path / "clean", tmp_path / "site"]
     assert files_of(tmp_path / "site") == files_of(build(content, tmp_path / "again").site.options.out_dir)
+
+
+def test_pages_kept_with_the_model_are_planned_again_when_they_must_be_rendered(tmp_path, monkeypatch, whole_reads):
+    content, site = tmp_path / "content", tmp_path / "site"
+    shutil.copytree(SAMPLE_CONTENT, content)
+    build(content, site)
+    (site / "nl/questions/kv-cache/index.html").unlink()  # gone from the output: the build makes it again
+    build(content, site)
+    assert whole_reads == [site]
+    assert files_of(site) == clean_build(content, tmp_path / "clean", monkeypatch)
