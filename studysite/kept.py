@@ -97,7 +97,8 @@ def keep(content_dir: Path, settings: str, inputs: Inputs, model: Model, pages: 
     for stale in path.parent.glob(f"{path.name}.*.tmp"):
         stale.unlink(missing_ok=True)
     records, others = fingerprint(content_dir, inputs)
-    planned = tuple(dataclasses.replace(page, context=None) for page in pages)
+    names: dict[str, str] = {}  # each source's name once: the pages name the same sources many times over
+    planned = tuple(dataclasses.replace(page, context=None, sources=tuple(names.setdefault(s, s) for s in page.sources)) for page in pages)
     save_checked(path, MadeFrom(settings, others, records), dataclasses.replace(model, pages=planned, edited=frozenset()))
 
 
