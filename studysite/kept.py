@@ -33,7 +33,7 @@ from .contentpo import ContentCatalog, Coverage
 from .diagnostics import Diagnostic, Report
 from .graph import Graph
 from .inputs import Inputs
-from .keys import source_digest
+from .keys import PageKeys, source_digest
 from .load import Document, is_record_file, parse_file
 from .markup import ContentHtml, convert_texts
 from .model import FIELD_OF_KIND, Content, Record
@@ -74,6 +74,8 @@ class Model:
     sources: Mapping[str, str]  # a digest of each source a page can name (keys.py)
     pages: tuple[Page, ...] = ()  # the pages planned from it, with no view model (a kept model's)
     edited: frozenset[str] = frozenset()  # the sources edited since they were planned
+    keys: Mapping[str, str] = dataclasses.field(default_factory=dict)  # the record pages' keys (keys.py), worked out then
+    keys_inputs: str = ""  # with these inputs
 
 
 @dataclasses.dataclass(frozen=True)
@@ -90,16 +92,18 @@ def model_path(content_dir: Path) -> Path:
     return cache_folder() / f"model-{site_name(content_dir)}.pickle"
 
 
-def keep(content_dir: Path, settings: str, inputs: Inputs, model: Model, pages: list[Page]) -> None:
-    """Save a model and the pages planned from it, with what it was made from (in a process
-    aside: the temporary file of one stopped before its end is removed by the next)."""
+def keep(content_dir: Path, settings: str, inputs: Inputs, model: Model, pages: list[Page], keys: PageKeys) -> None:
+    """Save a model and the pages planned from it with their keys, with what it was made
+    from (in a process aside: the temporary file of one stopped before its end is removed
+    by the next)."""
     path = model_path(content_dir)
     for stale in path.parent.glob(f"{path.name}.*.tmp"):
         stale.unlink(missing_ok=True)
     records, others = fingerprint(content_dir, inputs)
     names: dict[str, str] = {}  # each source's name once: the pages name the same sources many times over
     planned = tuple(dataclasses.replace(page, context=None, sources=tuple(names.setdefault(s, s) for s in page.sources)) for page in pages)
-    save_checked(path, MadeFrom(settings, others, records), dataclasses.replace(model, pages=planned, edited=frozenset()))
+    model = dataclasses.replace(model, pages=planned, edited=frozenset(), keys=keys.known, keys_inputs=keys.inputs)
+    save_checked(path, MadeFrom(settings, others, records), model)
 
 
 def fingerprint(content_dir: Path, inputs: Inputs) -> tuple[dict[str, str], str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .graph import Graph
@@ -59,9 +59,13 @@ def source_digest(value: object) -> str:
 class PageKeys:
     inputs: str
     sources: Mapping[str, str]
+    known: Mapping[str, str] = field(default_factory=dict)  # path -> key of record pages worked out before, with these inputs
+    edited: frozenset[str] = frozenset()  # sources edited since then: a record page that names one is keyed anew
 
     def of(self, page: Page, context: View | None) -> str:
         """The page's key: from its sources when it is keyed by them, else from context."""
+        if page.keyed_by_sources and page.path in self.known and self.edited.isdisjoint(page.sources):
+            return self.known[page.path]
         versions = (sorted(page.alternates.items()), sorted(page.fallbacks), page.x_default)
         described = (page.path, page.template, page.language, page.title, page.description, versions, page.in_sitemap)
         if page.keyed_by_sources:  # each source's name, then each one's digest (or "-"): joined, not repr'd, for speed
@@ -70,3 +74,7 @@ class PageKeys:
         else:
             made_of = repr(context)
         return hashlib.sha256(f"{self.inputs}{described!r}{made_of}".encode()).hexdigest()
+
+    def of_record_pages(self, pages: list[Page]) -> dict[str, str]:
+        """path -> key of every page keyed by its sources (a record page)."""
+        return {page.path: self.of(page, None) for page in pages if page.keyed_by_sources}

@@ -230,9 +230,9 @@ def _build(options: Options, cache: BuildCache | None, guard: CommitGuard | None
         loaded = plan_pages(read, report)
         loaded.statuses.all()  # for the status pages: worked out once, before render workers fork
         collector.model_made()
-        keep = functools.partial(kept.keep, options.content_dir, model_settings(options, cache), inputs, read.model, loaded.pages)
+        page_keys = record_page_keys(read.model, inputs_key(renderer.made_from, (renderer.site, loaded.content.site)), loaded.pages)
+        keep = functools.partial(kept.keep, options.content_dir, model_settings(options, cache), inputs, read.model, loaded.pages, page_keys)
         with Aside([keep], options.jobs or available_cpus()) as keeping, SiteWriter(options.out_dir, previous, in_place=True) as writer:
-            page_keys = PageKeys(inputs_key(renderer.made_from, (renderer.site, loaded.content.site)), read.model.sources)
             write_site(writer, options, loaded, renderer, page_keys, assets, started, decks)
             built = BuiltSite(options, loaded, renderer, page_keys, dict(writer.written), dict(writer.inputs))
             with guard(built) if guard is not None else nullcontext():
@@ -241,6 +241,14 @@ def _build(options: Options, cache: BuildCache | None, guard: CommitGuard | None
             keeping.results()
     changed = frozenset(path for path in {*writer.written, *previous.files} if writer.written.get(path) != previous.files.get(path))
     return BuildResult(len(loaded.pages), writer.changed, len(loaded.content.site.languages), time.perf_counter() - started, report, built, changed)
+
+
+def record_page_keys(model: Model, inputs: str, pages: list[Page]) -> PageKeys:
+    """The page keys, with every record page's worked out: those of a kept model's pages
+    that show no edit are taken from it, when its inputs were these."""
+    known = model.keys if model.keys_inputs == inputs else {}
+    keys = PageKeys(inputs, model.sources, known, model.edited)
+    return PageKeys(inputs, model.sources, keys.of_record_pages(pages))
 
 
 def start_decks(options: Options, read: ReadSite, renderer: Renderer, previous: Manifest) -> anki.Decks | None:

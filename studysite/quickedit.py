@@ -80,7 +80,7 @@ class LiveSite:
             return None
         content, content_html, changes = texts
         sources = {f"{item.kind}/{item.record.id}": source_digest(item.record) for item in edited}
-        keys = dataclasses.replace(built.keys, sources={**built.keys.sources, **sources})
+        keys = dataclasses.replace(built.keys, sources={**built.keys.sources, **sources}, known={})
         views = loaded.views.with_edits(content, content_html, changes)
         writer = FileReplacer(built.options.out_dir, built.files, built.inputs, self.pending)
         for page in self._pages_showing(sources):  # each written at once: the first is the one being looked at
