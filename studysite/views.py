@@ -189,8 +189,9 @@ class ViewBuilder(termview.TermPage, siteviews.SitePages):
 
     def pages(self) -> list[Page]:
         """Every page of the site: its own, then each language's, then the record pages."""
-        pages = self._site_pages()
+        pages = [self.language_chooser(), self.not_found()]
         for lg in self.graph.languages.values():
+            pages.extend(self.language_pages(lg))
             pages.extend(self.topic(lg, t) for t in lg.edition.topics)
             pages.extend(self.practice(lg, t) for t in lg.edition.topics if lg.questions_by_topic[t])
             pages.extend(self.question(lg, q) for q in lg.edition.questions)
@@ -199,7 +200,7 @@ class ViewBuilder(termview.TermPage, siteviews.SitePages):
         return [self._described(page) for page in pages]
 
     def _site_pages(self) -> list[Page]:
-        """The site's own pages, then each language's (none shows a single record)."""
+        """The site's own pages and each language's (none shows a single record)."""
         pages = [self.language_chooser(), self.not_found()]
         for lg in self.graph.languages.values():
             pages.extend(self.language_pages(lg))
