@@ -150,14 +150,12 @@ class BuildCache:
             self.found = {key: terms for key, terms in self.found.items() if key in self._used}
             self.readings = {key: reading for key, reading in self.all_readings().items() if key in self._used}
         if self.path is not None:
-            write_atomically(self.path, self._write)
+            write_checked(self.path, self._write)
 
-    def _write(self, file) -> None:
-        """The format; the parts, each reading pickled on its own after them (saving then
-        needs no memo of every object of every reading, and a reading is unpickled only
-        when a build asks for it); last a digest of all between."""
-        file.write(FORMAT)
-        digesting = _Digesting(file)
+    def _write(self, digesting: _Digesting) -> None:
+        """The parts, each reading pickled on its own after them (saving then needs no memo
+        of every object of every reading, and a reading is unpickled only when a build asks
+        for it)."""
         parts = {name: getattr(self, name) for name in SAVED if name != "readings"}
         count, unread = self._unread
         pickle.dump({"stamp": self.stamp, **parts, "readings": count or len(self.readings)}, digesting, protocol=PROTOCOL)
@@ -165,19 +163,22 @@ class BuildCache:
             digesting.write(unread)
         for key, reading in self.readings.items() if not count else ():
             pickle.dump((key, reading if isinstance(reading, bytes) else pickle.dumps(reading, protocol=PROTOCOL)), digesting, protocol=PROTOCOL)
-        file.write(digesting.digest.hexdigest().encode())
 
 
 PROTOCOL = pickle.HIGHEST_PROTOCOL
 
 
-def write_atomically(path: Path, write: Callable[[io.BufferedWriter], None]) -> None:
-    """A cache file written whole or not at all; a cache that cannot be written is no error."""
+def write_checked(path: Path, write: Callable[[_Digesting], None]) -> None:
+    """A cache file written whole or not at all: the format, what write() puts, its sha256
+    (checked_payload reads it back). A cache that cannot be written is no error."""
     temp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with temp.open("wb") as file:
-            write(file)
+            file.write(FORMAT)
+            digesting = _Digesting(file)
+            write(digesting)
+            file.write(digesting.digest.hexdigest().encode())
         os.replace(temp, path)
     except OSError:
         with contextlib.suppress(OSError):
@@ -185,17 +186,23 @@ def write_atomically(path: Path, write: Callable[[io.BufferedWriter], None]) -> 
 
 
 def save_checked(path: Path, *values: object) -> None:
-    """Values pickled one after the other into a cache file of its own: the format, the
-    pickles, their sha256."""
+    """Values pickled one after the other into a cache file of its own."""
 
-    def write(file) -> None:
-        file.write(FORMAT)
-        digesting = _Digesting(file)
+    def write(digesting: _Digesting) -> None:
         for value in values:
             pickle.dump(value, digesting, protocol=PROTOCOL)
-        file.write(digesting.digest.hexdigest().encode())
 
-    write_atomically(path, write)
+    write_checked(path, write)
+
+
+def checked_payload(data: bytes) -> memoryview | None:
+    """What write_checked put between the format and the sha256; None when the file is of
+    another format, or not whole, or its digest does not match."""
+    checksum_at = len(data) - DIGEST_LENGTH
+    if not data.startswith(FORMAT) or checksum_at < len(FORMAT):
+        return None
+    payload = memoryview(data)[len(FORMAT) : checksum_at]
+    return payload if data[checksum_at:] == hashlib.sha256(payload).hexdigest().encode() else None
 
 
 def load_checked(path: Path, allowed: Callable[[str, str], bool]) -> Iterator[object]:
@@ -203,14 +210,10 @@ def load_checked(path: Path, allowed: Callable[[str, str], bool]) -> Iterator[ob
     plain data and the classes allowed(module, name) accepts. Nothing when there is no such
     file, or it is not whole; nothing more from a value that holds other classes."""
     try:
-        data = path.read_bytes()
+        payload = checked_payload(path.read_bytes())
     except OSError:
         return
-    checksum_at = len(data) - DIGEST_LENGTH
-    if not data.startswith(FORMAT) or checksum_at < len(FORMAT):
-        return
-    payload = memoryview(data)[len(FORMAT) : checksum_at]
-    if data[checksum_at:] != hashlib.sha256(payload).hexdigest().encode():
+    if payload is None:
         return
     stream = io.BytesIO(payload)
     while stream.tell() < len(payload):
@@ -261,11 +264,8 @@ class _CacheUnpickler(pickle.Unpickler):
 def _unpickled(data: bytes) -> object:
     """What a cache file holds, its readings still pickled; None when it is not a cache
     file, or its checksum does not match."""
-    checksum_at = len(data) - DIGEST_LENGTH
-    if not data.startswith(FORMAT) or checksum_at < len(FORMAT):
-        return None
-    payload = memoryview(data)[len(FORMAT) : checksum_at]
-    if data[checksum_at:] != hashlib.sha256(payload).hexdigest().encode():
+    payload = checked_payload(data)
+    if payload is None:
         return None
     stream = io.BytesIO(payload)
     parts = _CacheUnpickler(stream).load()
