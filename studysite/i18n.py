@@ -7,6 +7,7 @@ with the locale passed explicitly every time.
 
 from __future__ import annotations
 
+import functools
 import io
 from pathlib import Path
 
@@ -104,17 +105,20 @@ def parse_locale(language: str) -> Locale:
     return Locale.parse(language, sep="-")
 
 
+@functools.cache
 def language_name(language: str, in_language: str) -> str:
     """The name of a language as written in another ("japonais" in French)."""
     return parse_locale(language).get_display_name(parse_locale(in_language)) or language
 
 
+@functools.cache
 def autonym(language: str) -> str:
     """A language's name in itself, capitalised as a menu item ("Français")."""
     name = language_name(language, language)
     return name[:1].upper() + name[1:]
 
 
+@functools.cache
 def text_direction(language: str) -> str:
     return "rtl" if parse_locale(language).character_order == "right-to-left" else "ltr"
 

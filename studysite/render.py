@@ -8,8 +8,9 @@ catalog installed (new-style gettext, so %-formatting is escaped too).
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -81,9 +82,15 @@ def make_environment(template_dirs: list[Path], translations: NullTranslations, 
     environment.policies["ext.i18n.trimmed"] = True
     environment.install_gettext_translations(translations, newstyle=True)
     environment.extend(compile_translations=translations)
-    locale = parse_locale(language)
-    environment.filters["number"] = lambda n: format_decimal(n, locale=locale)
+    environment.filters["number"] = number_formatter(language)
     return environment
+
+
+def number_formatter(language: str) -> Callable[[float], str]:
+    """A number as the language writes it; each number formatted once (pages count the
+    same few numbers over and over, and Babel's formatting is slow)."""
+    locale = parse_locale(language)
+    return functools.lru_cache(maxsize=4096)(lambda number: format_decimal(number, locale=locale))
 
 
 @dataclass(frozen=True)
@@ -126,6 +133,7 @@ class Renderer:
         self.site = site
         self.made_from = made_from  # a digest of the templates, catalogs and code (keys.files_digest)
         self._study_strings: dict[str, Markup] = {}
+        self._places: dict[tuple[str, str, str], dict] = {}
 
     def render(self, page: Page, view: View) -> str:
         """A page's HTML from its view model (page.context(), made once by the caller): the
@@ -157,32 +165,54 @@ class Renderer:
             if lang in page.alternates
         ]
         return {
+            **self._place_context(page.language, links, offline.manifest_path(page.path, page.language)),
             "page": page,
-            "lang": page.language,
-            "dir": text_direction(page.language),
-            "href": links.href,
-            "root": links.root,  # href(path) is root ~ path, for any path but the root's own ""
             "canonical": links.absolute(canonical_path(page, default)) if page.in_sitemap else "",
             "alternates": alternates,
             "switcher": switcher,
-            "site_title": site.titles.get(page.language) or site.titles.get(default, ""),
-            "home": urls.home(page.language),
-            "glossary_path": urls.glossary(page.language),
-            "search_path": urls.search(page.language),
-            "search_index": urls.search_index(page.language),
-            "status_path": urls.status(page.language),
-            "review_path": urls.review(page.language),
-            "downloads_path": urls.downloads(page.language),
-            "manifest_path": offline.manifest_path(page.path, page.language),
-            "service_worker_path": offline.WORKER,
-            "asset": lambda name: links.href(site.assets[name]),
-            "language_name": lambda code: language_name(code, page.language),
-            "direction": text_direction,
             "render_in": lambda language, name, **values: self.render_in(page, language, name, values),
-            "csp": CONTENT_SECURITY_POLICY,
-            "study_strings": self.study_strings(page.language),
-            "live_reload": site.live_reload,
         }
+
+    def _place_context(self, language: str, links: urls.Links, manifest_path: str) -> dict:
+        """What a page's template sees that depends only on its language and its place in
+        the site (how far below the root it is): the same for thousands of pages, made once."""
+        place = (language, links.root, manifest_path)
+        if place not in self._places:
+            site = self.site
+            context = {
+                "lang": language,
+                "dir": text_direction(language),
+                "href": links.href,
+                "root": links.root,  # href(path) is root ~ path, for any path but the root's own ""
+                "site_title": site.titles.get(language) or site.titles.get(site.languages[0], ""),
+                "home": urls.home(language),
+                "glossary_path": urls.glossary(language),
+                "search_path": urls.search(language),
+                "search_index": urls.search_index(language),
+                "status_path": urls.status(language),
+                "review_path": urls.review(language),
+                "downloads_path": urls.downloads(language),
+                "manifest_path": manifest_path,
+                "service_worker_path": offline.WORKER,
+                "asset": lambda name: links.href(site.assets[name]),
+                "language_name": lambda code: language_name(code, language),
+                "direction": text_direction,
+                "csp": CONTENT_SECURITY_POLICY,
+                "study_strings": self.study_strings(language),
+                "live_reload": site.live_reload,
+            }
+            parts: dict[str, Markup] = {}
+
+            def part(name: str) -> Markup:
+                """A part of the page (templates/parts/) that shows nothing but this context:
+                rendered once for all the pages that share it. Its last newline is left to
+                the line of base.html that shows it."""
+                if name not in parts:
+                    parts[name] = Markup(self.environments[language].get_template(name).render(**context).removesuffix("\n"))
+                return parts[name]
+
+            self._places[place] = {**context, "part": part}
+        return self._places[place]
 
     def sitemap_entries(self, pages: list[Page]) -> list[dict]:
         """What the sitemap lists: each page's URL and its versions in other languages."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from markupsafe import Markup
 
@@ -27,25 +27,30 @@ def sentences(text: str) -> list[str]:
     return [s for s in _SENTENCE_END.split(" ".join(text.split())) if s]
 
 
-def names_term(text: str, names: Sequence[str]) -> bool:
-    folded = text.casefold()
-    return any(name.casefold() in folded for name in names if name)
+@dataclass(frozen=True)
+class PlainQuestion:
+    """A question's stem and its explanation's sentences as plain text, and casefolded, as
+    every term the question uses looks for its names in them."""
 
+    stem: str
+    sentences: tuple[str, ...]
+    folded_stem: str
+    folded_sentences: tuple[str, ...]
 
-def first_mention(stem: str, explanation: Sequence[str], names: Sequence[str]) -> tuple[int, int]:
-    """How early a question names the term: (0, 0) in its stem, else (1, n) in its
-    explanation's sentence n, else (2, 0)."""
-    if names_term(stem, names):
-        return 0, 0
-    for number, sentence in enumerate(explanation):
-        if names_term(sentence, names):
-            return 1, number
-    return 2, 0
+    @classmethod
+    def of(cls, stem: str, sentences: tuple[str, ...]) -> PlainQuestion:
+        return cls(stem, sentences, stem.casefold(), tuple(s.casefold() for s in sentences))
 
-
-def quoted_sentence(stem: str, explanation: Sequence[str], names: Sequence[str]) -> str:
-    """The explanation's first sentence that names the term, else the stem."""
-    return next((s for s in explanation if names_term(s, names)), stem)
+    def mention(self, names: Sequence[str]) -> tuple[tuple[int, int], str]:
+        """How early the question names the term, (0, 0) in its stem, else (1, n) in its
+        explanation's sentence n, else (2, 0); and the sentence it is quoted by: the
+        explanation's first that names it, else the stem."""
+        folded = [name.casefold() for name in names if name]
+        number = next((n for n, sentence in enumerate(self.folded_sentences) if any(name in sentence for name in folded)), None)
+        quoted = self.stem if number is None else self.sentences[number]
+        if any(name in self.folded_stem for name in folded):
+            return (0, 0), quoted
+        return ((2, 0) if number is None else (1, number)), quoted
 
 
 def cut_stem(stem: str, limit: int = STEM_CUT) -> str:
@@ -65,7 +70,8 @@ class TermPage:
         text = term.texts[text_lang]
         term_language = self.site.term_language
         foreign_name = term.texts[term_language].term if term_language and term_language in term.texts and term_language != language else ""
-        question_ids = self._term_questions(lg, term_id)
+        mentions = self._term_questions(lg, term_id)
+        question_ids = [q for q, _ in mentions]
         used_topics = {self.content.questions[q].topic for q in question_ids}
         topic_ids = [t for t in lg.edition.topics if t in used_topics]
         related = tuple(self.term_link(lg, r) for r in lg.related_terms[term_id])
@@ -81,29 +87,27 @@ class TermPage:
             topics=tuple(self.topic_link(lg, t) for t in topic_ids),
             key_question=self._key_question(lg, question_ids[0], term_id) if question_ids else None,
             key_link=self.question_link(lg, question_ids[0]) if question_ids else None,
-            questions=tuple(TermUsage(self._cut_link(lg, q), self._sentence_with(lg, q, [text.term, *text.aliases])) for q in question_ids),
+            questions=tuple(TermUsage(self._cut_link(lg, q), self._quoted(lg, q, quoted)) for q, quoted in mentions),
             related=related,
             others=others,
         )
 
-    def _term_questions(self, lg: LanguageGraph, term_id: str) -> list[str]:
+    def _term_questions(self, lg: LanguageGraph, term_id: str) -> list[tuple[str, str]]:
         """The questions using a term, those that name it earliest first (in the stem, then in
-        the explanation's first sentences); the first is the term's key question."""
+        the explanation's first sentences), each with the sentence it is quoted by; the
+        first is the term's key question."""
         text = self.content.terms[term_id].texts[lg.edition.terms[term_id]]
         names = [text.term, *text.aliases]
+        mentions = [(*self._plain_question(q, lg.edition.questions[q]).mention(names), q) for q in lg.questions_by_term[term_id]]
+        mentions.sort(key=lambda mention: mention[0])  # stable: questions named equally early keep their order
+        return [(question_id, quoted) for _, quoted, question_id in mentions]
 
-        def mention(question_id: str) -> tuple[int, int]:
-            return first_mention(*self._plain_question(question_id, lg.edition.questions[question_id]), names)
-
-        return sorted(lg.questions_by_term[term_id], key=mention)
-
-    def _plain_question(self, question_id: str, text_lang: str) -> tuple[str, tuple[str, ...]]:
-        """A question's stem and its explanation's sentences as plain text, made once: every
-        term the question uses looks for itself in them."""
+    def _plain_question(self, question_id: str, text_lang: str) -> PlainQuestion:
+        """A question's plain text, made once: every term the question uses looks for itself in it."""
         key = (question_id, text_lang)
         if key not in self._plain_questions:
             html = self.content_html.questions[key]
-            self._plain_questions[key] = (" ".join(plain_text(html.stem).split()), tuple(sentences(plain_text(html.explanation))))
+            self._plain_questions[key] = PlainQuestion.of(" ".join(plain_text(html.stem).split()), tuple(sentences(plain_text(html.explanation))))
         return self._plain_questions[key]
 
     def _key_question(self, lg: LanguageGraph, question_id: str, term_id: str) -> QuestionBody:
@@ -119,8 +123,7 @@ class TermPage:
         link = self.question_link(lg, question_id)
         return replace(link, label=cut_stem(link.label))
 
-    def _sentence_with(self, lg: LanguageGraph, question_id: str, names: list[str]):
-        """The explanation's first sentence that names the term, else the question's stem."""
+    def _quoted(self, lg: LanguageGraph, question_id: str, sentence: str) -> Text:
+        """The sentence a question is quoted by on a term page, cut when long."""
         text_lang = lg.edition.questions[question_id]
-        sentence = quoted_sentence(*self._plain_question(question_id, text_lang), names)
         return Text(Markup.escape(excerpt(sentence, SENTENCE_EXCERPT)), *self._language_of(text_lang, lg.edition.language))

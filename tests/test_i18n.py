@@ -53,7 +53,7 @@ def test_init_extract_and_update(tmp_path, make_content):
     assert run_cli("i18n", "init", "xx-yy", "--content", content).status == 2
     text = po.read_text(encoding="utf-8").replace('msgid "Glossary"\nmsgstr ""', 'msgid "Glossary"\nmsgstr "Pojmovnik"')
     po.write_text(text, encoding="utf-8")
-    template = content.parent / "templates/base.html"
+    template = content.parent / "templates/parts/menu.html"
     template.write_text(
         template.read_text(encoding="utf-8").replace("{% trans %}Glossary{% endtrans %}", "{% trans %}Glossary of terms{% endtrans %}"), encoding="utf-8"
     )
