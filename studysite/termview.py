@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from markupsafe import Markup
 
@@ -27,30 +27,21 @@ def sentences(text: str) -> list[str]:
     return [s for s in _SENTENCE_END.split(" ".join(text.split())) if s]
 
 
-@dataclass(frozen=True)
-class PlainQuestion:
-    """A question's stem and its explanation's sentences as plain text, and casefolded, as
-    every term the question uses looks for its names in them."""
+def names_term(text: str, folded_names: Sequence[str]) -> bool:
+    folded = text.casefold()
+    return any(name in folded for name in folded_names)
 
-    stem: str
-    sentences: tuple[str, ...]
-    folded_stem: str
-    folded_sentences: tuple[str, ...]
 
-    @classmethod
-    def of(cls, stem: str, sentences: tuple[str, ...]) -> PlainQuestion:
-        return cls(stem, sentences, stem.casefold(), tuple(s.casefold() for s in sentences))
-
-    def mention(self, names: Sequence[str]) -> tuple[tuple[int, int], str]:
-        """How early the question names the term, (0, 0) in its stem, else (1, n) in its
-        explanation's sentence n, else (2, 0); and the sentence it is quoted by: the
-        explanation's first that names it, else the stem."""
-        folded = [name.casefold() for name in names if name]
-        number = next((n for n, sentence in enumerate(self.folded_sentences) if any(name in sentence for name in folded)), None)
-        quoted = self.stem if number is None else self.sentences[number]
-        if any(name in self.folded_stem for name in folded):
-            return (0, 0), quoted
-        return ((2, 0) if number is None else (1, number)), quoted
+def mention(stem: str, explanation: Sequence[str], names: Sequence[str]) -> tuple[tuple[int, int], str]:
+    """How early a question names the term: (0, 0) in its stem, else (1, n) in its
+    explanation's sentence n, else (2, 0); and the sentence it is quoted by: the
+    explanation's first that names the term, else the stem."""
+    folded = [name.casefold() for name in names if name]
+    number = next((n for n, sentence in enumerate(explanation) if names_term(sentence, folded)), None)
+    quoted = stem if number is None else explanation[number]
+    if names_term(stem, folded):
+        return (0, 0), quoted
+    return ((2, 0) if number is None else (1, number)), quoted
 
 
 def cut_stem(stem: str, limit: int = STEM_CUT) -> str:
@@ -98,16 +89,17 @@ class TermPage:
         first is the term's key question."""
         text = self.content.terms[term_id].texts[lg.edition.terms[term_id]]
         names = [text.term, *text.aliases]
-        mentions = [(*self._plain_question(q, lg.edition.questions[q]).mention(names), q) for q in lg.questions_by_term[term_id]]
+        mentions = [(*mention(*self._plain_question(q, lg.edition.questions[q]), names), q) for q in lg.questions_by_term[term_id]]
         mentions.sort(key=lambda mention: mention[0])  # stable: questions named equally early keep their order
         return [(question_id, quoted) for _, quoted, question_id in mentions]
 
-    def _plain_question(self, question_id: str, text_lang: str) -> PlainQuestion:
-        """A question's plain text, made once: every term the question uses looks for itself in it."""
+    def _plain_question(self, question_id: str, text_lang: str) -> tuple[str, tuple[str, ...]]:
+        """A question's stem and its explanation's sentences as plain text, made once: every
+        term the question uses looks for itself in them."""
         key = (question_id, text_lang)
         if key not in self._plain_questions:
             html = self.content_html.questions[key]
-            self._plain_questions[key] = PlainQuestion.of(" ".join(plain_text(html.stem).split()), tuple(sentences(plain_text(html.explanation))))
+            self._plain_questions[key] = (" ".join(plain_text(html.stem).split()), tuple(sentences(plain_text(html.explanation))))
         return self._plain_questions[key]
 
     def _key_question(self, lg: LanguageGraph, question_id: str, term_id: str) -> QuestionBody:
