@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 _CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]")
@@ -49,9 +49,14 @@ def _emit(node: dict) -> str:
 
 @dataclass(frozen=True)
 class TermMatcher:
-    """Finds the names of one language's terms; names maps a name (casefolded) to a term id."""
+    """Finds the names of one language's terms; names maps a name (casefolded) to a term id.
 
-    pattern: re.Pattern | None
+    Names in alphabetic scripts and names in Chinese or Japanese are two patterns, scanned
+    for apart and their matches merged as one alternation of them would find them (see
+    _matches): Python's re cannot skip ahead through an alternation whose first branch
+    starts with a lookbehind, and tried the second branch at every character."""
+
+    patterns: tuple[re.Pattern, ...]  # words first: at the same place, a word's name wins
     names: Mapping[str, str]
 
     @classmethod
@@ -60,17 +65,15 @@ class TermMatcher:
         for term_id, term_names in names_by_term.items():
             for name in term_names:
                 names.setdefault(_key("".join(_name_tokens(name))), term_id)
-        if not names:
-            return cls(None, {})
         every_name = sorted({name for term_names in names_by_term.values() for name in term_names})
         words = [n for n in every_name if not _CJK.search(n)]
         cjk = [n for n in every_name if _CJK.search(n)]
-        alternatives = []
+        patterns = []
         if words:  # alphabetic scripts: whole words only
-            alternatives.append(rf"(?<!\w){_trie_pattern(words)}(?!\w)")
+            patterns.append(rf"(?<!\w){_trie_pattern(words)}(?!\w)")
         if cjk:  # Chinese and Japanese: anywhere, as words are not separated
-            alternatives.append(_trie_pattern(cjk))
-        return cls(re.compile("|".join(alternatives), re.IGNORECASE), names)
+            patterns.append(_trie_pattern(cjk))
+        return cls(tuple(re.compile(pattern, re.IGNORECASE) for pattern in patterns), names)
 
     def term_at(self, match: re.Match) -> str:
         return self.names[_key(match.group(0))]
@@ -78,29 +81,43 @@ class TermMatcher:
     def find(self, fragment: str) -> set[str]:
         """Ids of the terms named in the linkable text of an HTML fragment."""
         found: set[str] = set()
-        if self.pattern is None:
+        if not self.patterns:
             return found
         for text in _linkable_text(fragment):
-            found.update(self.term_at(m) for m in self.pattern.finditer(text))
+            found.update(self.term_at(m) for m in self._matches(text))
         return found
 
     def link(self, fragment: str, href: Callable[[str], str], skip: str = "") -> str:
         """The fragment with the first mention of each term (other than skip) linked."""
-        if self.pattern is None:
+        if not self.patterns:
             return fragment
         linked: set[str] = {skip}
-
-        def replace(match: re.Match) -> str:
-            term_id = self.term_at(match)
-            if term_id in linked:
-                return match.group(0)
-            linked.add(term_id)
-            return f'<a class="term" href="{href(term_id)}">{match.group(0)}</a>'
-
         parts = []
         for token, linkable in _tokens(fragment):
-            parts.append(self.pattern.sub(replace, token) if linkable else token)
+            done = 0
+            for match in self._matches(token) if linkable else ():
+                term_id = self.term_at(match)
+                if term_id not in linked:
+                    linked.add(term_id)
+                    parts += (token[done : match.start()], f'<a class="term" href="{href(term_id)}">{match.group(0)}</a>')
+                    done = match.end()
+            parts.append(token[done:])
         return "".join(parts)
+
+    def _matches(self, text: str) -> Iterator[re.Match]:
+        """The names in text, left to right, as the alternation of the patterns would find
+        them: the leftmost match of either from where the last one ended, the first
+        pattern's at the same place."""
+        if len(self.patterns) == 1:
+            yield from self.patterns[0].finditer(text)
+            return
+        upcoming = [pattern.search(text) for pattern in self.patterns]
+        while any(upcoming):
+            match = min((m for m in upcoming if m), key=re.Match.start)  # min keeps the first of equals
+            yield match
+            upcoming = [
+                m if m is None or m.start() >= match.end() else pattern.search(text, match.end()) for pattern, m in zip(self.patterns, upcoming, strict=True)
+            ]
 
 
 def _key(name: str) -> str:

@@ -87,3 +87,16 @@ def test_term_language_name_links_like_an_alias(tmp_path):
     assert graph.languages["fr"].terms_by_question["gpu-role"] == ()
     linked = graph.matchers["nl"].link("Wat is データ並列?", href)
     assert linked == 'Wat is <a class="term" href="../../glossary/gpu/">データ並列</a>?'
+
+
+def test_names_in_both_scripts_are_found_left_to_right():
+    """Word names and Chinese or Japanese names are looked for apart, and found as one scan
+    would: "GPU" is no whole word inside "GPUメモリ", which is a name of its own."""
+    matcher = TermMatcher.build({"gpu": ("GPU",), "gpu-memory": ("GPUメモリ",), "memory": ("メモリ",)})
+    text = "GPUメモリ と GPU、メモリ"
+    assert matcher.find(text) == {"gpu", "gpu-memory", "memory"}
+    assert matcher.link(text, href) == (
+        '<a class="term" href="../../glossary/gpu-memory/">GPUメモリ</a> と '
+        '<a class="term" href="../../glossary/gpu/">GPU</a>、'
+        '<a class="term" href="../../glossary/memory/">メモリ</a>'
+    )
