@@ -13,8 +13,9 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 _CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]")
-_TOKENS = re.compile(r"(<[^>]*>)")
+_TAG = re.compile(r"<[^>]*>")
 _SKIPPED_TAGS = ("a", "code", "pre", "math")
+_SKIPPED_START = re.compile(r"<[/\s]*(?:a|code|pre|math)[\s>]", re.IGNORECASE)  # a first look: is there any?
 
 
 def _trie_pattern(names: list[str]) -> str:
@@ -80,29 +81,32 @@ class TermMatcher:
 
     def find(self, fragment: str) -> set[str]:
         """Ids of the terms named in the linkable text of an HTML fragment."""
-        found: set[str] = set()
-        if not self.patterns:
-            return found
-        for text in _linkable_text(fragment):
-            found.update(self.term_at(m) for m in self._matches(text))
-        return found
+        return {self.term_at(match) for match in self._linkable_matches(fragment)}
 
     def link(self, fragment: str, href: Callable[[str], str], skip: str = "") -> str:
         """The fragment with the first mention of each term (other than skip) linked."""
-        if not self.patterns:
-            return fragment
         linked: set[str] = {skip}
-        parts = []
-        for token, linkable in _tokens(fragment):
-            done = 0
-            for match in self._matches(token) if linkable else ():
-                term_id = self.term_at(match)
-                if term_id not in linked:
-                    linked.add(term_id)
-                    parts += (token[done : match.start()], f'<a class="term" href="{href(term_id)}">{match.group(0)}</a>')
-                    done = match.end()
-            parts.append(token[done:])
-        return "".join(parts)
+        parts, done = [], 0
+        for match in self._linkable_matches(fragment):
+            term_id = self.term_at(match)
+            if term_id not in linked:
+                linked.add(term_id)
+                parts += (fragment[done : match.start()], f'<a class="term" href="{href(term_id)}">{match.group(0)}</a>')
+                done = match.end()
+        return "".join(parts) + fragment[done:]
+
+    def _linkable_matches(self, fragment: str) -> Iterator[re.Match]:
+        """The names in the fragment's linkable text: the fragment is scanned whole, and a
+        match in a tag, or inside a, code, pre or math, is passed over. A name holds no "<"
+        or ">" (it is matched as escaped HTML), so no match spans a tag."""
+        skipped = _skipped_stretches(fragment) if _SKIPPED_START.search(fragment) else []
+        for match in self._matches(fragment):
+            start = match.start()
+            if fragment.rfind("<", 0, start) > fragment.rfind(">", 0, start):
+                continue  # in a tag
+            if skipped and any(begin <= start < end for begin, end in skipped):
+                continue
+            yield match
 
     def _matches(self, text: str) -> Iterator[re.Match]:
         """The names in text, left to right, as the alternation of the patterns would find
@@ -124,20 +128,21 @@ def _key(name: str) -> str:
     return " ".join(name.split()).lower()
 
 
-def _tokens(fragment: str):
-    """(token, linkable) pairs: tags and text inside a, code or pre are not linkable."""
-    depth = 0
-    for token in _TOKENS.split(fragment):
-        if not token:
+def _skipped_stretches(fragment: str) -> list[tuple[int, int]]:
+    """(start, end) of each stretch of the fragment inside a, code, pre or math."""
+    stretches: list[tuple[int, int]] = []
+    depth = start = 0
+    for tag in _TAG.finditer(fragment):
+        text = tag.group(0)
+        name = text[1:].lstrip("/").split(None, 1)[0].rstrip(">").lower() if len(text) > 2 else ""
+        if name not in _SKIPPED_TAGS:
             continue
-        if token.startswith("<"):
-            name = token[1:].lstrip("/").split(None, 1)[0].rstrip(">").lower() if len(token) > 2 else ""
-            if name in _SKIPPED_TAGS:
-                depth += -1 if token.startswith("</") else 1
-            yield token, False
-        else:
-            yield token, depth == 0
-
-
-def _linkable_text(fragment: str):
-    return (token for token, linkable in _tokens(fragment) if linkable)
+        before = depth
+        depth += -1 if text.startswith("</") else 1
+        if before == 0:
+            start = tag.start()
+        elif depth == 0:
+            stretches.append((start, tag.end()))
+    if depth != 0:  # left open: skipped to the end
+        stretches.append((start, len(fragment)))
+    return stretches
