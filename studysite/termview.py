@@ -20,11 +20,20 @@ from .viewtypes import Choice, QuestionBody, TermUsage, TermView, Text
 STEM_CUT = 60  # characters of a question's stem shown under its excerpt, "…" included
 SENTENCE_EXCERPT = 400  # a quoted sentence longer than this is cut
 BROWSE_LIMIT = 30  # other glossary terms listed at the foot of a term page
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
+_SENTENCE_END = re.compile(r"([.!?。！？])( ?)")  # in text whose white space is single spaces
 
 
 def sentences(text: str) -> list[str]:
-    return [s for s in _SENTENCE_END.split(" ".join(text.split())) if s]
+    """The sentences of a text: each ends at a full stop, question or exclamation mark
+    followed by a space, or at a Chinese or Japanese one."""
+    text = " ".join(text.split())
+    found, start = [], 0
+    for end in _SENTENCE_END.finditer(text):
+        if end.group(2) or end.group(1) in "。！？":
+            found.append(text[start : end.end(1)])
+            start = end.end()
+    found.append(text[start:])
+    return [s for s in found if s]
 
 
 def names_term(text: str, folded_names: Sequence[str]) -> bool:

@@ -8,6 +8,7 @@ the model."""
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -271,6 +272,7 @@ def description(fragment: str) -> str:
     return excerpt(plain_text(fragment), 160)
 
 
+@functools.lru_cache(maxsize=65536)  # pages sort the same names over and over
 def sort_key(label: str) -> tuple[str, str]:
     """Dictionary order that folds accents and case: "Élagage" sorts with "elagage"."""
     decomposed = unicodedata.normalize("NFKD", label)
