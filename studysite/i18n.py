@@ -101,6 +101,7 @@ def is_valid_language(code: str) -> bool:
     return True
 
 
+@functools.cache  # records, pages and numbers ask for the same few languages over and over
 def parse_locale(language: str) -> Locale:
     return Locale.parse(language, sep="-")
 
