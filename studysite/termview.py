@@ -99,7 +99,7 @@ class TermPage:
         text = self.content.terms[term_id].texts[lg.edition.terms[term_id]]
         names = [text.term, *text.aliases]
         mentions = [(*mention(*self._plain_question(q, lg.edition.questions[q]), names), q) for q in lg.questions_by_term[term_id]]
-        mentions.sort(key=lambda mention: mention[0])  # stable: questions named equally early keep their order
+        mentions.sort(key=lambda item: item[0])  # stable: questions named equally early keep their order
         return [(question_id, quoted) for _, quoted, question_id in mentions]
 
     def _plain_question(self, question_id: str, text_lang: str) -> tuple[str, tuple[str, ...]]:
