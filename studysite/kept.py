@@ -156,7 +156,7 @@ def model_after_edits(content_dir: Path, settings: str, inputs: Inputs, report: 
 def _with_edits(content_dir: Path, model: Model, changed: list[str], cache: BuildCache | None) -> Model | None:
     """The model with these files read again, when none has a problem and the edits keep
     every record's shape and the terms found in its text."""
-    by_file = {record.location.path: (kind, record.id) for kind in FIELD_OF_KIND for record in model.content.records(kind).values()}
+    by_file = model.content.records_by_file()
     report = Report(source_root=content_dir)
     edited = [
         read_again(content_dir, path, *by_file[path], model.content, model.catalogs, model.supplied, report) if path in by_file else None for path in changed

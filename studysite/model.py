@@ -114,6 +114,10 @@ class Content:
         """The records of a content folder ("glossary" holds the terms)."""
         return getattr(self, FIELD_OF_KIND[kind])
 
+    def records_by_file(self) -> dict[str, tuple[str, str]]:
+        """The content folder and id of each record, by the relative path of its file."""
+        return {record.location.path: (kind, record.id) for kind in FIELD_OF_KIND for record in self.records(kind).values()}
+
 
 def answer_letter(index: int) -> str:
     return chr(ord("A") + index)

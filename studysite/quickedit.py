@@ -21,7 +21,6 @@ from . import urls
 from .diagnostics import Report
 from .kept import Edited, read_again, with_texts_again
 from .keys import PageKeys, source_digest
-from .load import KINDS
 from .pipeline import BuiltSite
 from .rendering import render_page
 from .viewtypes import Page
@@ -34,13 +33,10 @@ class LiveSite:
     def __init__(self, built: BuiltSite):
         self.built = built
         self.pages_by_source: dict[str, list[Page]] = {}
-        self.records_by_file: dict[str, tuple[str, str]] = {}
         for page in built.loaded.pages:
             for source in page.sources:
                 self.pages_by_source.setdefault(source, []).append(page)
-        for kind in KINDS:
-            for record in built.loaded.content.records(kind).values():
-                self.records_by_file[record.location.path] = (kind, record.id)
+        self.records_by_file = built.loaded.content.records_by_file()
         self.pending: set[str] = set()  # the files replaced since the build (write.PENDING)
         self.known_problems = {(d.location.path, d.code, d.message) for d in built.loaded.report.diagnostics}
 

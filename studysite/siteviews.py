@@ -13,7 +13,6 @@ from markupsafe import Markup
 from . import anki, offline, urls
 from .graph import LanguageGraph
 from .i18n import autonym, language_name
-from .markup import excerpt, plain_text
 from .viewtypes import (
     ChooserView,
     DownloadsView,
@@ -67,7 +66,7 @@ class SitePages:
         topics = tuple(
             TopicCard(
                 link=self.topic_link(lg, t),
-                summary=excerpt(plain_text(self.content_html.topics.get((t, lg.edition.topics[t]), "")), 160),
+                summary=description(self.content_html.topics.get((t, lg.edition.topics[t]), "")),
                 questions=len(lg.questions_by_topic[t]),
                 question_ids=" ".join(lg.questions_by_topic[t]),
                 terms=len(lg.terms_by_topic[t]),
@@ -83,7 +82,7 @@ class SitePages:
         groups: dict[str, list[GlossaryEntry]] = {}
         for term_id, link in self.sorted_term_links(lg):
             text_lang = lg.edition.terms[term_id]
-            summary = excerpt(plain_text(self.content_html.terms.get((term_id, text_lang), "")), 160)
+            summary = description(self.content_html.terms.get((term_id, text_lang), ""))
             groups.setdefault(index_letter(link.label), []).append(GlossaryEntry(link, summary))
         return Page(
             urls.glossary(language),

@@ -228,8 +228,8 @@ def ui_status(ids: list[str], locales: list[Path], language: str) -> tuple[int, 
 
 def record_blocks(readings: list[Reading], content: Content) -> list[RecordBlocks]:
     """Each record's language blocks: the little a status needs of the readings."""
-    ids = {r.location.path: r.id for kind in (content.topics, content.questions, content.terms, content.comparisons) for r in kind.values()}
-    return [RecordBlocks(RecordRef(r.kind, ids[r.path], r.path), r.blocks) for r in readings if r.path in ids]
+    by_file = content.records_by_file()
+    return [RecordBlocks(RecordRef(r.kind, by_file[r.path][1], r.path), r.blocks) for r in readings if r.path in by_file]
 
 
 class TranslationStatus:

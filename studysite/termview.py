@@ -107,8 +107,8 @@ class TermPage:
         term the question uses looks for itself in them."""
         key = (question_id, text_lang)
         if key not in self._plain_questions:
-            html = self.content_html.questions[key]
-            self._plain_questions[key] = (" ".join(plain_text(html.stem).split()), tuple(sentences(plain_text(html.explanation))))
+            explanation = plain_text(self.content_html.questions[key].explanation)
+            self._plain_questions[key] = (" ".join(self._plain_stem(question_id, text_lang).split()), tuple(sentences(explanation)))
         return self._plain_questions[key]
 
     def _key_question(self, lg: LanguageGraph, question_id: str, term_id: str) -> QuestionBody:

@@ -22,6 +22,7 @@ from .model import Content, answer_letter
 from .siteviews import SCHEDULER, TITLE_EXCERPT
 from .status import TranslationStatus
 from .viewtypes import (
+    DESCRIPTION_EXCERPT,
     Choice,
     ComparisonRow,
     ComparisonView,
@@ -299,7 +300,9 @@ class ViewBuilder(termview.TermPage, siteviews.SitePages):
         )
         stem = self._plain_stem(question_id, text_lang)
         work_group = f"{lg.edition.language}/{question.topic}"
-        return self._record_page(lg, "questions", question_id, excerpt(stem, TITLE_EXCERPT), self._question_view, sources, excerpt(stem, 160), work_group)
+        return self._record_page(
+            lg, "questions", question_id, excerpt(stem, TITLE_EXCERPT), self._question_view, sources, excerpt(stem, DESCRIPTION_EXCERPT), work_group
+        )
 
     def _plain_stem(self, question_id: str, text_lang: str) -> str:
         """A question's stem as plain text, made once: its page's title and description and

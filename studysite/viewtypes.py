@@ -267,9 +267,12 @@ class StatusView(View):
     outdated: tuple[tuple[Link, str], ...]
 
 
+DESCRIPTION_EXCERPT = 160  # characters of a record's text that make its meta description
+
+
 def description(fragment: str) -> str:
-    """A meta description from a record's HTML text: its plain text, cut near 160 characters."""
-    return excerpt(plain_text(fragment), 160)
+    """A meta description from a record's HTML text: its plain text, cut near DESCRIPTION_EXCERPT characters."""
+    return excerpt(plain_text(fragment), DESCRIPTION_EXCERPT)
 
 
 @functools.lru_cache(maxsize=65536)  # pages sort the same names over and over
