@@ -1,7 +1,8 @@
 /* Offline: registers the site's service worker and, on the downloads page, saves a whole
    language for reading without a connection.
 
-   The worker is registered once the page has loaded, so a first visit costs nothing else.
+   The worker is registered once the page has loaded, so a first visit costs nothing else;
+   on a later visit the page asks whether the site was built again since.
    A page that loaded before the worker controlled it asks the worker to keep it and its
    files. "Make <language> available offline" fetches every file of the language's list
    (written at build time) through the worker, which keeps them, and reports progress in
@@ -22,6 +23,8 @@ async function register() {
   const registration = await navigator.serviceWorker.ready;
   if (!controlled && registration.active) {
     registration.active.postMessage({ type: "keep", urls: sameOriginFiles() });
+  } else if (controlled) {
+    registration.update().catch(() => {}); // a new build is found on this visit, not only when the browser checks on its own
   }
 }
 
