@@ -1,8 +1,9 @@
 """Markup: content Markdown to safe HTML.
 
 Content is untrusted: Markdown is converted, then sanitised with nh3's allow-list, so raw
-HTML, scripts, event handlers and javascript:/data: URLs never reach a page. Plain text,
-the common case, skips the Markdown parser altogether. TeX between dollars becomes MathML
+HTML, scripts, event handlers and javascript:/data: URLs never reach a page. Text of the
+everyday subset (paragraphs, lists, emphasis: plainmarkdown.py), the common case, skips
+the Markdown parser and the sanitiser altogether. TeX between dollars becomes MathML
 (texmath.py), set aside while Markdown and the sanitiser run and put back afterwards.
 
 Whatever the content says, the HTML is valid: a link left without a target (its URL was
@@ -21,6 +22,7 @@ from pathlib import Path
 import markdown
 import nh3
 
+from . import plainmarkdown
 from .cache import BuildCache
 from .diagnostics import Location, Report
 from .forks import map_in_forks
@@ -39,11 +41,7 @@ ATTRIBUTES = {
 URL_SCHEMES = {"http", "https", "mailto"}
 EXTENSIONS = ["fenced_code", "tables"]
 
-# Text without these characters, and without lines Markdown reads as block syntax, converts
-# to exactly its escaped self; such text skips the Markdown parser.
-_MARKDOWN_CHARS = re.compile(r"[\\`*_\[\]!<>&#|~=]|  \n|^[ \t]|^[-+]|^\d+[.)]", re.MULTILINE)
 _BLOCK_START = re.compile(r"^(\s*\d+|\s*)([.)]|#|>|[-+*](?=\s))")
-_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 
 
 # What a text must hold for each of Python-Markdown's inline patterns to match anywhere in
@@ -130,9 +128,9 @@ class MarkdownConverter:
     def block(self, text: str) -> str:
         """Block Markdown (paragraphs, lists, code...) to sanitised HTML."""
         text = self._set_math_aside(text)
-        if not _MARKDOWN_CHARS.search(text):
-            paragraphs = (p.strip() for p in _PARAGRAPH_BREAK.split(text.strip()))
-            return self._finish("\n".join(f"<p>{html.escape(p, quote=False)}</p>" for p in paragraphs if p))
+        plain = plainmarkdown.block(text)
+        if plain is not None:
+            return self._finish(plain)
         return self._finish(self._cached("block", text, self._block))
 
     def _block(self, text: str) -> str:
@@ -142,8 +140,9 @@ class MarkdownConverter:
     def inline(self, text: str) -> str:
         """Inline Markdown (emphasis, code, links) to sanitised HTML with no block elements."""
         text = self._set_math_aside(" ".join(text.split()))
-        if not _MARKDOWN_CHARS.search(text):
-            return self._finish(html.escape(text, quote=False))
+        plain = plainmarkdown.inline(text)
+        if plain is not None:
+            return self._finish(plain)
         return self._finish(self._cached("inline", text, self._inline))
 
     def _inline(self, text: str) -> str:

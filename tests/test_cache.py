@@ -18,11 +18,11 @@ answer: B
 nl:
   question: Wat doet een GPU?
   choices: [Niets, Rekenen]
-  explanation: Een **GPU** rekent.
+  explanation: Een **GPU** rekent (`nvidia-smi`).
 fr:
   question: Que fait un GPU ?
   choices: [Rien, Calculer]
-  explanation: Un **GPU** calcule.
+  explanation: Un **GPU** calcule (`nvidia-smi`).
 """
 
 
@@ -65,9 +65,9 @@ def test_markdown_is_converted_once_and_then_read_from_the_cache(monkeypatch):
     original = markdown.Markdown.convert
     monkeypatch.setattr(markdown.Markdown, "convert", lambda self, text: calls.append(text) or original(self, text))
     cache = build_cache.BuildCache(stamp="x")
-    first = MarkdownConverter(cache=cache).block("Een **GPU** rekent.")
-    again = MarkdownConverter(cache=cache).block("Een **GPU** rekent.")
-    assert first == again == "<p>Een <strong>GPU</strong> rekent.</p>"
+    first = MarkdownConverter(cache=cache).block("Een **GPU** rekent (`nvidia-smi`).")  # code: beyond plainmarkdown's subset
+    again = MarkdownConverter(cache=cache).block("Een **GPU** rekent (`nvidia-smi`).")
+    assert first == again == "<p>Een <strong>GPU</strong> rekent (<code>nvidia-smi</code>).</p>"
     assert len(calls) == 1
 
 

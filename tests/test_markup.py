@@ -1,10 +1,12 @@
-"""Markup: Markdown renders, untrusted HTML is neutralised, plain text skips the parser."""
+"""Markup: Markdown renders, untrusted HTML is neutralised, the everyday subset skips the parser."""
+
+import random
 
 import markdown
 import pytest
 from conftest import ROOT, run_cli
 
-from studysite import pipeline
+from studysite import pipeline, plainmarkdown
 from studysite.cache import BuildCache
 from studysite.diagnostics import Report
 from studysite.markup import MISSES_DONE_HERE, MarkdownConverter, excerpt, plain_text
@@ -64,6 +66,61 @@ def test_block_markdown(markup):
 def test_plain_text_shortcut_matches_markdown(markup, text):
     expected = markdown.Markdown(extensions=["fenced_code", "tables"]).convert(text)
     assert markup.block(text) == expected
+
+
+# Random texts for comparing plainmarkdown with Python-Markdown: paragraphs and lists of
+# words, some with * or ** around them; a noisy text also holds what the subset leaves to the parser.
+_WORDS = ["de", "klem", "été", "日本", "a", "7", "x (y)", "l'a", "1.", "—", '"q"', "%", "\xa0?"]
+_NOISE = ["*", "**", " *", "* ", "  ", "\t", "\n ", " \n", "\u202f", "+ ", "-", "\n- ", "_", "!", "\n", "\n\n", "x", "'s"]
+
+
+def _random_text(rng) -> str:
+    noisy = rng.random() < 0.25
+
+    def piece():
+        words = " ".join(rng.choice(_WORDS[: None if noisy else 7]) for _ in range(rng.randint(1, 3)))
+        wrap = rng.choice(["", "", "", "*", "**", "*", "**"] + (["***", "**x *"] if noisy else []))
+        closing = "* y**" if wrap == "**x *" else wrap
+        text = rng.choice(["", "", "", "("]) + wrap + words + closing + rng.choice(["", "", ".", ",", ")", ":", "?"])
+        return text + rng.choice(_NOISE) if noisy and rng.random() < 0.2 else text
+
+    def block():
+        lines = [" ".join(piece() for _ in range(rng.randint(1, 3))) for _ in range(rng.randint(1, 3))]
+        markers = rng.choice([[""] * 3, ["- "] * 3, ["1. ", "2. ", "3. "], ["1. ", "1. ", "7. "]])
+        return "\n".join(marker + text for marker, text in zip(markers, lines, strict=False))
+
+    return "\n\n".join(block() for _ in range(rng.randint(1, 3)))
+
+
+def _python_markdown(text: str, kind: str) -> str:
+    converted = markdown.Markdown(extensions=["fenced_code", "tables"]).convert(text)
+    return converted[3:-4] if kind == "inline" and converted.startswith("<p>") and converted.endswith("</p>") else converted
+
+
+def test_the_subset_converted_without_the_parser_comes_out_as_python_markdown_makes_it():
+    """plainmarkdown's HTML is Python-Markdown's for every random text it takes; it takes
+    texts with lists and emphasis, and leaves the others to the parser."""
+    rng = random.Random(20261201)
+    taken = {"<em>": 0, "<strong>": 0, "<ul>": 0, "<ol>": 0}
+    left = 0
+    for _ in range(3000):
+        text = _random_text(rng)
+        for kind, given in (("block", text), ("inline", " ".join(text.split()))):
+            converted = getattr(plainmarkdown, kind)(given)
+            if converted is None:
+                left += 1
+                continue
+            assert converted == _python_markdown(given, kind), given
+            taken.update({tag: count + (tag in converted) for tag, count in taken.items()})
+    assert min(taken.values()) > 200 and left > 1000, (taken, left)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["*a*b", "a*b*", "** a**", "**a **", "*a **b** c*", "- a\n\n- b", "- a\n-", "2. a\n3. b", "a\n- b", "\ta", "a  \nb", "**a**_b_"],
+)
+def test_the_subset_leaves_what_it_does_not_know_to_the_parser(text):
+    assert plainmarkdown.block(text) is None
 
 
 def test_plain_text_and_excerpt():
