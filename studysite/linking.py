@@ -57,7 +57,7 @@ class TermMatcher:
     _matches): Python's re cannot skip ahead through an alternation whose first branch
     starts with a lookbehind, and tried the second branch at every character."""
 
-    patterns: tuple[re.Pattern, ...]  # words first: at the same place, a word's name wins
+    patterns: tuple[re.Pattern, ...]  # of the names lower-cased; words first: at the same place, a word's name wins
     names: Mapping[str, str]
 
     @classmethod
@@ -74,7 +74,7 @@ class TermMatcher:
             patterns.append(rf"(?<!\w){_trie_pattern(words)}(?!\w)")
         if cjk:  # Chinese and Japanese: anywhere, as words are not separated
             patterns.append(_trie_pattern(cjk))
-        return cls(tuple(re.compile(pattern, re.IGNORECASE) for pattern in patterns), names)
+        return cls(tuple(re.compile(pattern) for pattern in patterns), names)
 
     def term_at(self, match: re.Match) -> str:
         return self.names[_key(match.group(0))]
@@ -91,16 +91,17 @@ class TermMatcher:
             term_id = self.term_at(match)
             if term_id not in linked:
                 linked.add(term_id)
-                parts += (fragment[done : match.start()], f'<a class="term" href="{href(term_id)}">{match.group(0)}</a>')
+                parts += (fragment[done : match.start()], f'<a class="term" href="{href(term_id)}">{fragment[match.start() : match.end()]}</a>')
                 done = match.end()
         return "".join(parts) + fragment[done:]
 
     def _linkable_matches(self, fragment: str) -> Iterator[re.Match]:
         """The names in the fragment's linkable text: the fragment is scanned whole, and a
         match in a tag, or inside a, code, pre or math, is passed over. A name holds no "<"
-        or ">" (it is matched as escaped HTML), so no match spans a tag."""
+        or ">" (it is matched as escaped HTML), so no match spans a tag. The matches are
+        found in the fragment lower-cased (at the same places: see _lower)."""
         skipped = _skipped_stretches(fragment) if _SKIPPED_START.search(fragment) else []
-        for match in self._matches(fragment):
+        for match in self._matches(_lower(fragment)):
             start = match.start()
             if fragment.rfind("<", 0, start) > fragment.rfind(">", 0, start):
                 continue  # in a tag
@@ -122,6 +123,14 @@ class TermMatcher:
             upcoming = [
                 m if m is None or m.start() >= match.end() else pattern.search(text, match.end()) for pattern, m in zip(self.patterns, upcoming, strict=True)
             ]
+
+
+def _lower(text: str) -> str:
+    """The text lower-cased, each character in its place: the few whose lower case is longer
+    ("İ") are left as they are. Matching lower-cased names in it takes half the time of
+    matching with re.IGNORECASE."""
+    lowered = text.lower()
+    return lowered if len(lowered) == len(text) else "".join(c if len(c.lower()) > 1 else c.lower() for c in text)
 
 
 def _key(name: str) -> str:

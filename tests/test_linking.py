@@ -25,6 +25,14 @@ def test_case_insensitive_whole_words():
     assert MATCHER.find("Rappelons que la GPUs-farm") == set()
 
 
+def test_a_link_shows_the_text_as_written_in_any_case():
+    assert MATCHER.link("Een gpu en de PARALLÉLISME DE DONNÉES", href) == (
+        'Een <a class="term" href="../../glossary/gpu/">gpu</a> en de <a class="term" href="../../glossary/data-parallelism/">PARALLÉLISME DE DONNÉES</a>'
+    )
+    # "İ" lower-cases to two characters: what follows it is found at its own place still
+    assert MATCHER.link("İzmir: de GPU", href) == 'İzmir: de <a class="term" href="../../glossary/gpu/">GPU</a>'
+
+
 def test_french_elision():
     assert MATCHER.find("l'attention et d’attention") == {"attention"}
 
