@@ -12,7 +12,7 @@ import gc
 import os
 import pickle
 import signal
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
 from .diagnostics import ContentError
@@ -38,6 +38,37 @@ def map_in_forks(function: Callable[[Item], Result], items: Sequence[Item], jobs
 
 def _map(function: Callable[[Item], Result], share: Sequence[Item]) -> list[Result]:
     return [function(item) for item in share]
+
+
+class Tasks:
+    """The numbers 0 to count - 1, each taken once by whichever process asks first: a share
+    fixed in advance leaves one process idle while another still works (pages differ in
+    cost, and processes aside take a core now and then). The numbers wait in a pipe made
+    before the processes fork; each read takes one whole number, as a pipe's reads do not
+    interleave, and its writing end is closed at once, so an empty pipe reads as its end."""
+
+    SIZE = 4  # bytes a number
+    MOST = 1024  # numbers in all: their bytes fit in a pipe at once (PIPE_BUF on Linux)
+
+    def __init__(self, count: int):
+        if not 0 <= count <= self.MOST:
+            raise ValueError(f"between 0 and {self.MOST} tasks, not {count}")
+        self._reader, writer = os.pipe()
+        try:
+            os.write(writer, b"".join(number.to_bytes(self.SIZE, "little") for number in range(count)))
+        finally:
+            os.close(writer)
+
+    def __enter__(self) -> Tasks:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        os.close(self._reader)
+
+    def __iter__(self) -> Iterator[int]:
+        """The numbers this process takes, until none is left."""
+        while len(data := os.read(self._reader, self.SIZE)) == self.SIZE:
+            yield int.from_bytes(data, "little")
 
 
 def share_out_work(works: Sequence[Callable[[], Result]]) -> list[Result]:

@@ -13,7 +13,7 @@ import jinja2
 
 from . import urls
 from .diagnostics import ContentError, Diagnostic, Location, Severity
-from .forks import WORTH_A_FORK, share_out_work
+from .forks import WORTH_A_FORK, Tasks, share_out_work
 from .i18n import shown_path
 from .keys import PageKeys
 from .render import Renderer
@@ -23,7 +23,8 @@ from .write import SiteWriter
 
 def render_pages(writer: SiteWriter, renderer: Renderer, pages: list[Page], jobs: int, keys: PageKeys, progress: Callable[[int], None] | None = None) -> None:
     """Render and write every page whose inputs changed since the previous build; the others
-    are carried over. With jobs > 1 and many pages to render, forked workers each take a share.
+    are carried over. With jobs > 1 and many pages to render, forked workers and this process
+    take batches of them in turn, each as it is free.
 
     Page paths were checked unique in phase one, so workers write side by side into the
     temporary folder and send back what they wrote; the first failure stops the build."""
@@ -37,11 +38,12 @@ def render_pages(writer: SiteWriter, renderer: Renderer, pages: list[Page], jobs
     if jobs <= 1 or len(todo) < WORTH_A_FORK or not hasattr(os, "fork"):
         _render_here(writer, renderer, todo, progress, carried)
         return
-    shares = share_out(todo, jobs)
-    works = [functools.partial(_render_share, writer, renderer, share) for share in shares[1:]]
-    mine = functools.partial(_render_here, writer, renderer, shares[0], progress, carried, jobs)  # the workers keep the same pace
-    for outcome in share_out_work([mine, *works])[1:]:
-        writer.merge(*outcome)
+    batches = batches_of(todo)
+    with Tasks(len(batches)) as tasks:
+        works = [functools.partial(_render_taken, writer, renderer, batches, tasks) for _ in range(jobs - 1)]
+        mine = functools.partial(_render_taken, writer, renderer, batches, tasks, progress, carried, jobs)  # the workers keep about the same pace
+        for outcome in share_out_work([mine, *works])[1:]:
+            writer.merge(*outcome)
 
 
 @dataclass(frozen=True)
@@ -65,23 +67,43 @@ def _render_here(
             progress(carried + done * scale)
 
 
-def share_out(todo: list[Render], jobs: int) -> list[list[Render]]:
-    """The pages in jobs shares of about the same size, each work group (a topic's questions
-    and practice page, which show the same linked text) whole in one share."""
+BATCH = 16  # pages of no work group taken at once: few enough to even out the processes' ends
+
+
+def batches_of(todo: list[Render]) -> list[list[Render]]:
+    """The pages in batches for the workers to take, each work group (a topic's questions
+    and practice page, which show the same linked text) whole in one batch, the largest
+    batches first, so that the last ones taken are small."""
     groups: dict[str, list[Render]] = {}
-    for index, item in enumerate(todo):
-        groups.setdefault(item.page.work_group or f"\0{index}", []).append(item)
-    shares: list[list[Render]] = [[] for _ in range(jobs)]
-    for group in sorted(groups.values(), key=len, reverse=True):  # largest first, each to the smallest share
-        min(shares, key=len).extend(group)
-    return shares
+    alone: list[Render] = []
+    for item in todo:
+        if item.page.work_group:
+            groups.setdefault(item.page.work_group, []).append(item)
+        else:
+            alone.append(item)
+    batches = [*groups.values(), *(alone[start : start + BATCH] for start in range(0, len(alone), BATCH))]
+    batches.sort(key=len, reverse=True)
+    while len(batches) > Tasks.MOST:  # a site of very many groups: the smallest two become one
+        batches.append(batches.pop() + batches.pop())
+        batches.sort(key=len, reverse=True)
+    return batches
 
 
-def _render_share(writer: SiteWriter, renderer: Renderer, share: list[Render]) -> tuple[dict, dict, int]:
-    """A forked worker's share: rendered into the writer's temporary folder; what it wrote
-    goes back to the parent's writer."""
-    before, changed = set(writer.written), writer.changed
-    _render_here(writer, renderer, share)
+def _render_taken(
+    writer: SiteWriter,
+    renderer: Renderer,
+    batches: list[list[Render]],
+    tasks: Tasks,
+    progress: Callable[[int], None] | None = None,
+    carried: int = 0,
+    scale: int = 1,
+) -> tuple[dict, dict, int]:
+    """The batches this process takes, rendered into the writer's temporary folder; what
+    it wrote, to go to the parent's writer (a forked worker's writer is its own copy)."""
+    before, changed, done = set(writer.written), writer.changed, 0
+    for number in tasks:
+        _render_here(writer, renderer, batches[number], progress, carried + done * scale, scale)
+        done += len(batches[number])
     written = {p: d for p, d in writer.written.items() if p not in before}
     return written, {p: writer.inputs[p] for p in written if p in writer.inputs}, writer.changed - changed
 

@@ -8,13 +8,32 @@ import os
 import pytest
 
 from studysite.diagnostics import ContentError, Diagnostic, Location, Severity
-from studysite.forks import WORTH_A_FORK, Aside, map_in_forks, share_out_work
+from studysite.forks import WORTH_A_FORK, Aside, Tasks, map_in_forks, share_out_work
 
 
 def test_a_map_in_forks_equals_the_map_in_order():
     items = list(range(WORTH_A_FORK * 3 + 1))
     assert [value for value, _ in map_in_forks(lambda n: (n * n, os.getpid()), items, 3)] == [n * n for n in items]
     assert len({pid for _, pid in map_in_forks(lambda n: (n, os.getpid()), items, 3)}) == 3  # three processes did it
+
+
+def test_tasks_are_each_taken_once_by_whichever_process_asks_first():
+    import time
+
+    def take(tasks: Tasks, pause: float) -> list[int]:
+        taken = []
+        for number in tasks:
+            taken.append(number)
+            time.sleep(pause)
+        return taken
+
+    with Tasks(60) as tasks:  # the slow process takes fewer: nobody waits for a fixed share
+        quick, slow = share_out_work([lambda: take(tasks, 0.001), lambda: take(tasks, 0.02)])
+    assert sorted(quick + slow) == list(range(60)) and quick[0] == 0 and len(quick) > len(slow) > 0
+    with Tasks(0) as tasks:
+        assert list(tasks) == []
+    with pytest.raises(ValueError):
+        Tasks(Tasks.MOST + 1)
 
 
 def test_a_failing_child_is_raised_in_the_parent_once_all_have_ended():
