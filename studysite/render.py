@@ -18,8 +18,17 @@ import jinja2
 from babel.numbers import format_decimal
 from babel.support import NullTranslations
 from jinja2 import nodes
+from jinja2.compiler import CodeGenerator
 from jinja2.ext import InternationalizationExtension
-from markupsafe import Markup
+from markupsafe import Markup, escape
+
+try:
+    from markupsafe import _escape_inner as _escaped_str  # the str escape() wraps in Markup
+except ImportError:  # another release of markupsafe: its public escape, as str
+
+    def _escaped_str(text: str) -> str:
+        return str(escape(text))
+
 
 from . import offline, urls
 from .i18n import autonym, language_name, parse_locale, text_direction
@@ -52,6 +61,38 @@ class TranslatedAtCompileTime(InternationalizationExtension):
         return nodes.Output([nodes.Mod(nodes.MarkSafeIfAutoescape(nodes.Const(translated)), nodes.Dict(pairs))])
 
 
+def output_text(value: object) -> str:
+    """What {{ value }} writes into an autoescaped page: markupsafe.escape's text, without
+    the Markup object it makes of each value (a fifth of a page's rendering, and the page
+    is joined into one str at once anyway)."""
+    if type(value) is str:
+        return _escaped_str(value)
+    if type(value) is Markup:
+        return value
+    if hasattr(value, "__html__"):
+        return value.__html__()
+    return _escaped_str(str(value))
+
+
+class OutputTextGenerator(CodeGenerator):
+    """Jinja's code generator, with {{ value }} in autoescaped output written by
+    output_text: the same text, made sooner. Everywhere else (filters, {% trans %}, a macro's
+    or a {% set %} block's Markup result) escaping is Jinja's own."""
+
+    def _output_child_pre(self, node, frame, finalize) -> None:
+        if frame.eval_ctx.autoescape and not frame.eval_ctx.volatile:
+            self.write("environment.output_text(")
+        else:
+            super()._output_child_pre(node, frame, finalize)
+
+
+class PageEnvironment(jinja2.Environment):
+    """An environment whose templates write {{ value }} with output_text."""
+
+    code_generator_class = OutputTextGenerator
+    output_text = staticmethod(output_text)
+
+
 class TemplateCodeCache(jinja2.FileSystemBytecodeCache):
     """Compiled templates kept in a folder of the build cache, so that a build compiles only
     the templates that changed. A folder that cannot be read or written is no error."""
@@ -68,7 +109,7 @@ class TemplateCodeCache(jinja2.FileSystemBytecodeCache):
 def make_environment(template_dirs: list[Path], translations: NullTranslations, language: str, code_cache: Path | None = None) -> jinja2.Environment:
     """The language's environment; code_cache, a folder only this language's templates as
     translated by this catalog use, keeps their compiled code between builds."""
-    environment = jinja2.Environment(
+    environment = PageEnvironment(
         bytecode_cache=TemplateCodeCache(str(code_cache)) if code_cache else None,
         loader=jinja2.FileSystemLoader([str(d) for d in template_dirs]),
         autoescape=True,

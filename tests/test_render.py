@@ -1,0 +1,38 @@
+"""render.py: what the templates write, and how."""
+
+from __future__ import annotations
+
+import jinja2
+import pytest
+from babel.support import NullTranslations
+from markupsafe import Markup, escape
+
+from studysite.render import make_environment, output_text
+
+
+class Shown:
+    def __html__(self) -> str:
+        return "<b>shown</b>"
+
+
+VALUES = ["plain", "<script>alert('x') & \"y\"</script>", "", Markup("<em>safe</em>"), 42, 1.5, None, Shown(), ("a", "<b>")]
+
+
+@pytest.mark.parametrize("value", VALUES, ids=repr)
+def test_output_text_is_the_text_markupsafe_escapes(value):
+    assert output_text(value) == str(escape(value))
+
+
+def test_templates_escape_every_value_as_jinja_does_in_output_macros_and_blocks():
+    environment = make_environment([], NullTranslations(), "nl")
+    source = (
+        "{% macro em(x) %}<em>{{ x }}</em>{% endmacro %}"
+        "{{ value }}|{{ em(value) }}|{% set block %}{{ value }}{% endset %}{{ block }}|"
+        "{{ value|upper }}|{% autoescape false %}{{ value }}{% endautoescape %}"
+    )
+    plain = jinja2.Environment(autoescape=True).from_string(source)
+    for value in VALUES:
+        assert environment.from_string(source).render(value=value) == plain.render(value=value)
+    assert "output_text" in environment.compile("{{ value }}", raw=True)
+    with pytest.raises(jinja2.UndefinedError):  # an unknown name still fails the page
+        environment.from_string("{{ nothing }}").render()
