@@ -252,7 +252,9 @@ class Renderer:
                     parts[name] = Markup(self.environments[language].get_template(name).render(**context).removesuffix("\n"))
                 return parts[name]
 
-            self._places[place] = {**context, "part": part}
+            # the macros (macros.html) as m: like the parts, they see only this context
+            macros = self.environments[language].get_template("macros.html").make_module(context)
+            self._places[place] = {**context, "part": part, "m": macros}
         return self._places[place]
 
     def sitemap_entries(self, pages: list[Page]) -> list[dict]:
