@@ -48,7 +48,7 @@ class Tasks:
     interleave, and its writing end is closed at once, so an empty pipe reads as its end."""
 
     SIZE = 4  # bytes a number
-    MOST = 1024  # numbers in all: their bytes fit in a pipe at once (PIPE_BUF on Linux)
+    MOST = 4096  # numbers in all: their bytes fit in a pipe's buffer at once (16 KiB on macOS, 64 KiB on Linux)
 
     def __init__(self, count: int):
         if not 0 <= count <= self.MOST:

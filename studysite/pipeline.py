@@ -266,14 +266,14 @@ def write_site(
     decks and sitemaps (a preview keeps the previous ones), the offline files and the search index."""
     content, previous = loaded.content, writer.previous
     progress = Progress("Rendering pages", len(loaded.pages), started)
-    render_pages(writer, renderer, loaded.pages, options.jobs or available_cpus(), page_keys, progress.show)
+    sitemaps = [] if decks is None else [functools.partial(write_sitemaps, renderer=renderer, pages=loaded.pages)]
+    render_pages(writer, renderer, loaded.pages, options.jobs or available_cpus(), page_keys, progress.show, also=sitemaps)
     progress.clear()
     for path, data in assets.values():
         writer.write(path, data)
     if decks is None:
         keep_made_after_the_pages(writer, previous)
     else:
-        write_sitemaps(writer, renderer, loaded.pages)
         decks.write(writer)
     writer.write("robots.txt", f"User-agent: *\nAllow: /\nSitemap: {urls.absolute(content.site.base_url, urls.SITEMAP)}\n".encode())
     writer.write(".nojekyll", b"")

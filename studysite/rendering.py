@@ -4,8 +4,9 @@ forked processes; a page whose key did not change is carried over unrendered."""
 from __future__ import annotations
 
 import functools
+import heapq
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,10 +22,19 @@ from .viewtypes import Page, View
 from .write import SiteWriter
 
 
-def render_pages(writer: SiteWriter, renderer: Renderer, pages: list[Page], jobs: int, keys: PageKeys, progress: Callable[[int], None] | None = None) -> None:
+def render_pages(
+    writer: SiteWriter,
+    renderer: Renderer,
+    pages: list[Page],
+    jobs: int,
+    keys: PageKeys,
+    progress: Callable[[int], None] | None = None,
+    also: Sequence[Callable[[SiteWriter], None]] = (),
+) -> None:
     """Render and write every page whose inputs changed since the previous build; the others
-    are carried over. With jobs > 1 and many pages to render, forked workers and this process
-    take batches of them in turn, each as it is free.
+    are carried over. also: other files' writing (the sitemaps), each given the writer, done
+    alongside. With jobs > 1 and many pages to render, forked workers and this process take
+    the writings and batches of pages in turn, each as it is free.
 
     Page paths were checked unique in phase one, so workers write side by side into the
     temporary folder and send back what they wrote; the first failure stops the build."""
@@ -37,12 +47,14 @@ def render_pages(writer: SiteWriter, renderer: Renderer, pages: list[Page], jobs
     carried = len(pages) - len(todo)
     if jobs <= 1 or len(todo) < WORTH_A_FORK or not hasattr(os, "fork"):
         _render_here(writer, renderer, todo, progress, carried)
+        for write in also:
+            write(writer)
         return
-    batches = batches_of(todo)
-    with Tasks(len(batches)) as tasks:
-        works = [functools.partial(_render_taken, writer, renderer, batches, tasks) for _ in range(jobs - 1)]
-        mine = functools.partial(_render_taken, writer, renderer, batches, tasks, progress, carried, jobs)  # the workers keep about the same pace
-        for outcome in share_out_work([mine, *works])[1:]:
+    works = [*also, *(functools.partial(_render_here, renderer=renderer, todo=batch) for batch in batches_of(todo, Tasks.MOST - len(also)))]
+    with Tasks(len(works)) as tasks:
+        workers = [functools.partial(_take_works, writer, works, tasks) for _ in range(jobs - 1)]
+        mine = functools.partial(_take_works, writer, works, tasks, progress, carried, jobs)  # the workers keep about the same pace
+        for outcome in share_out_work([mine, *workers])[1:]:
             writer.merge(*outcome)
 
 
@@ -70,7 +82,7 @@ def _render_here(
 BATCH = 16  # pages of no work group taken at once: few enough to even out the processes' ends
 
 
-def batches_of(todo: list[Render]) -> list[list[Render]]:
+def batches_of(todo: list[Render], most: int = Tasks.MOST) -> list[list[Render]]:
     """The pages in batches for the workers to take, each work group (a topic's questions
     and practice page, which show the same linked text) whole in one batch, the largest
     batches first, so that the last ones taken are small."""
@@ -82,28 +94,33 @@ def batches_of(todo: list[Render]) -> list[list[Render]]:
         else:
             alone.append(item)
     batches = [*groups.values(), *(alone[start : start + BATCH] for start in range(0, len(alone), BATCH))]
-    batches.sort(key=len, reverse=True)
-    while len(batches) > Tasks.MOST:  # a site of very many groups: the smallest two become one
-        batches.append(batches.pop() + batches.pop())
-        batches.sort(key=len, reverse=True)
-    return batches
+    if len(batches) > most:  # a site of very many groups: the smallest two become one, until few enough
+        heap = [(len(batch), index, batch) for index, batch in enumerate(batches)]
+        heapq.heapify(heap)
+        while len(heap) > most:
+            (size, index, smallest), (other, _, next_smallest) = heapq.heappop(heap), heapq.heappop(heap)
+            heapq.heappush(heap, (size + other, index, smallest + next_smallest))
+        batches = [batch for _, _, batch in heap]
+    return sorted(batches, key=len, reverse=True)
 
 
-def _render_taken(
+def _take_works(
     writer: SiteWriter,
-    renderer: Renderer,
-    batches: list[list[Render]],
+    works: list[Callable[[SiteWriter], None]],
     tasks: Tasks,
     progress: Callable[[int], None] | None = None,
     carried: int = 0,
     scale: int = 1,
 ) -> tuple[dict, dict, int]:
-    """The batches this process takes, rendered into the writer's temporary folder; what
-    it wrote, to go to the parent's writer (a forked worker's writer is its own copy)."""
-    before, changed, done = set(writer.written), writer.changed, 0
+    """The works this process takes, done into the writer's temporary folder; what they
+    wrote, to go to the parent's writer (a forked worker's writer is its own copy). progress
+    is told, after each work, the pages done of all: carried over, or made here and, at the
+    same pace, by the other workers."""
+    before, changed = set(writer.written), writer.changed
     for number in tasks:
-        _render_here(writer, renderer, batches[number], progress, carried + done * scale, scale)
-        done += len(batches[number])
+        works[number](writer)
+        if progress is not None:
+            progress(carried + (len(writer.written) - len(before)) * scale)
     written = {p: d for p, d in writer.written.items() if p not in before}
     return written, {p: writer.inputs[p] for p in written if p in writer.inputs}, writer.changed - changed
 
