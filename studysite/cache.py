@@ -98,6 +98,19 @@ class BuildCache:
     def put(self, kind: str, text: str, html: str) -> None:
         self.markdown[text_key(kind, text)] = html
 
+    def mark(self) -> CacheMark:
+        """Where the cache stands now, for added_since: work done in a forked process,
+        whose cache is a copy of this one, tells the parent's what it added."""
+        return CacheMark(frozenset(self.markdown), frozenset(self._used))
+
+    def added_since(self, mark: CacheMark) -> CacheAdded:
+        return CacheAdded({key: self.markdown[key] for key in self.markdown.keys() - mark.markdown}, self._used - mark.used)
+
+    def take(self, added: CacheAdded) -> None:
+        """What work in another process added to its copy of this cache."""
+        self.markdown.update(added.markdown)
+        self._used |= added.used
+
     def found_terms(self, key: str) -> set[str] | None:
         """The terms found in a text before, by a digest of the text and the names looked for."""
         self._used.add(key)
@@ -163,6 +176,20 @@ class BuildCache:
             digesting.write(unread)
         for key, reading in self.readings.items() if not count else ():
             pickle.dump((key, reading if isinstance(reading, bytes) else pickle.dumps(reading, protocol=PROTOCOL)), digesting, protocol=PROTOCOL)
+
+
+@dataclass(frozen=True)
+class CacheMark:
+    markdown: frozenset[str]
+    used: frozenset[str]
+
+
+@dataclass(frozen=True)
+class CacheAdded:
+    """The converted texts a cache gained, and the keys it used, since a mark."""
+
+    markdown: dict[str, str]
+    used: set[str]
 
 
 PROTOCOL = pickle.HIGHEST_PROTOCOL

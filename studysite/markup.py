@@ -13,10 +13,12 @@ then decorative) and a warning.
 
 from __future__ import annotations
 
+import functools
 import html
+import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import markdown
@@ -25,7 +27,7 @@ import nh3
 from . import plainmarkdown
 from .cache import BuildCache
 from .diagnostics import Location, Report
-from .forks import map_in_forks
+from .forks import share_out_work
 from .model import Content
 from .texmath import TexError, has_math, protect_math
 
@@ -282,39 +284,71 @@ class ContentHtml:
 
 
 MISSES_DONE_HERE = 64  # a rebuild's few new texts are converted in this process; more, by forked processes
+RECORDS_WORTH_SHARING = 500  # a site of fewer records has them converted in this process, unless many texts are new
 
 
 def convert_texts(content: Content, report: Report | None = None, cache: BuildCache | None = None, jobs: int = 1) -> ContentHtml:
     """The text of every record, in every site language it is written in, as sanitised HTML;
     problems in the text go to the report (without one, TeX that cannot be converted raises).
-    With a cache and jobs > 1, a site with more than MISSES_DONE_HERE texts the cache lacks
-    has them converted by that many processes first."""
-    if cache is not None and jobs > 1:
-        told = len(report.diagnostics) if report is not None else 0
+    With a report and jobs > 1, the records are converted in jobs shares by as many
+    processes when there are RECORDS_WORTH_SHARING of them, or when more than
+    MISSES_DONE_HERE of their texts are not in the cache."""
+    if jobs <= 1 or report is None or not hasattr(os, "fork"):
+        return _convert_texts(MarkdownConverter(report, cache), content)
+    if len(content.questions) + len(content.topics) + len(content.terms) + len(content.comparisons) < RECORDS_WORTH_SHARING:
+        told = len(report.diagnostics)
         try:
             return _convert_texts(MarkdownConverter(report, cache, misses_allowed=MISSES_DONE_HERE), content)
         except _TooManyMisses:
-            if report is not None:
-                del report.diagnostics[told:]  # told again by the pass below
-        convert_ahead(content, cache, jobs)
-    return _convert_texts(MarkdownConverter(report, cache), content)
+            del report.diagnostics[told:]  # told again by the shares
+    return _convert_in_shares(content, report, cache, jobs)
 
 
 class _TooManyMisses(Exception):
     """More texts than MISSES_DONE_HERE are not in the cache."""
 
 
-def convert_ahead(content: Content, cache: BuildCache, jobs: int) -> None:
-    """Put into the cache, converted by jobs processes, every text the cache lacks."""
-    wanted: list[tuple[str, str]] = []
-    _convert_texts(MarkdownConverter(Report(), wanted=wanted), content)  # lists them; its problems are found again later
-    missing = [item for item in dict.fromkeys(wanted) if not cache.has(*item)]
-    converter = MarkdownConverter()
-    for (kind, text), converted in zip(missing, map_in_forks(lambda item: converter.convert(*item), missing, jobs), strict=True):
-        cache.put(kind, text, converted)
+def _convert_in_shares(content: Content, report: Report, cache: BuildCache | None, jobs: int) -> ContentHtml:
+    """The texts converted by jobs processes, each a share of every kind of record, in
+    content order; what each told and added to the cache comes back with its HTML."""
+    done = share_out_work(
+        [functools.partial(_convert_share, share, report.strict, report.source_root, cache, number == 0) for number, share in enumerate(_shares(content, jobs))]
+    )
+    for _, told, added in done:
+        report.diagnostics.extend(told)
+        if cache is not None and added is not None:
+            cache.take(added)
+    parts = [html for html, _, _ in done]
+    return ContentHtml(
+        questions={key: html for part in parts for key, html in part.questions.items()},
+        topics={key: html for part in parts for key, html in part.topics.items()},
+        terms={key: html for part in parts for key, html in part.terms.items()},
+        comparisons={key: html for part in parts for key, html in part.comparisons.items()},
+        site=parts[0].site,
+    )
 
 
-def _convert_texts(markup: MarkdownConverter, content: Content) -> ContentHtml:
+def _shares(content: Content, count: int) -> list[Content]:
+    """The content in count parts of about the same size, each with a run of each kind of record."""
+
+    def part(records: Mapping[str, object], number: int) -> dict:
+        items, size = list(records.items()), -(-len(records) // count)
+        return dict(items[number * size : (number + 1) * size])
+
+    kinds = ("topics", "questions", "terms", "comparisons")
+    return [replace(content, **{kind: part(getattr(content, kind), number) for kind in kinds}) for number in range(count)]
+
+
+def _convert_share(content: Content, strict: bool, source_root: Path | None, cache: BuildCache | None, with_site: bool):
+    """A share's HTML (with the site's description in the first), what it told, and what it
+    added to the cache (perhaps in a forked process, whose cache is its own copy)."""
+    report = Report(strict=strict, source_root=source_root)
+    before = cache.mark() if cache is not None else None
+    html = _convert_texts(MarkdownConverter(report, cache), content, with_site)
+    return html, report.diagnostics, cache.added_since(before) if cache is not None and before is not None else None
+
+
+def _convert_texts(markup: MarkdownConverter, content: Content, with_site: bool = True) -> ContentHtml:
     languages = set(content.site.languages)
 
     def each(records):
@@ -333,7 +367,7 @@ def _convert_texts(markup: MarkdownConverter, content: Content) -> ContentHtml:
             (c.id, lang): ComparisonHtml(tuple(tuple(map(markup.inline, a.values)) for a in t.aspects), markup.block(t.summary) if t.summary else "")
             for c, lang, t in each(content.comparisons)
         },
-        site=_site_descriptions(markup, content),
+        site=_site_descriptions(markup, content) if with_site else {},
     )
 
 

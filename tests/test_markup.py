@@ -9,7 +9,7 @@ from conftest import ROOT, run_cli
 from studysite import pipeline, plainmarkdown
 from studysite.cache import BuildCache
 from studysite.diagnostics import Report
-from studysite.markup import MISSES_DONE_HERE, MarkdownConverter, excerpt, plain_text
+from studysite.markup import MISSES_DONE_HERE, RECORDS_WORTH_SHARING, MarkdownConverter, excerpt, plain_text
 
 
 @pytest.fixture
@@ -270,10 +270,11 @@ def test_parsers_without_unmatchable_patterns_give_the_same_html():
     assert len(renderer._parsers) > 3  # the samples did need parsers of different shapes
 
 
-@pytest.mark.parametrize("new_texts", [1, MISSES_DONE_HERE + 5])
+@pytest.mark.parametrize("new_texts", [1, MISSES_DONE_HERE + 5, RECORDS_WORTH_SHARING + 5])
 def test_a_problem_is_told_once_whether_few_texts_or_many_are_new(make_content, new_texts):
     """A few new texts are converted here; more go to forked processes after a first pass
-    that stops: what it told is not told twice."""
+    that stops (what it told is not told twice), and so do the records of a large site,
+    each process a share of them: the HTML and the problems are those of one process."""
     questions = {
         f"questions/q{n:03}.yaml": f"topic: basics\nanswer: A\nnl: {{question: Vraag *{n}*?, choices: [Ja, Nee], explanation: 'Zie ![]({n}.png)'}}\n"
         for n in range(new_texts)
@@ -285,3 +286,7 @@ def test_a_problem_is_told_once_whether_few_texts_or_many_are_new(make_content, 
         loaded = pipeline.load(pipeline.Options(content_dir=content, jobs=2), report, cache)
         assert [d.code for d in report.diagnostics].count("markup.image-alt") == new_texts
         assert loaded.content_html.questions[("q000", "nl")].stem == "Vraag <em>0</em>?"
+    assert len(cache.markdown) == new_texts  # each explanation went through the parser once, in whichever process
+    alone = Report()
+    assert pipeline.load(pipeline.Options(content_dir=content, jobs=1), alone).content_html == loaded.content_html
+    assert alone.sorted() == report.sorted()
