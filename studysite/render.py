@@ -10,9 +10,10 @@ from __future__ import annotations
 import contextlib
 import functools
 import io
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import jinja2
 from babel.numbers import format_decimal
@@ -87,10 +88,16 @@ class OutputTextGenerator(CodeGenerator):
 
 
 class PageEnvironment(jinja2.Environment):
-    """An environment whose templates write {{ value }} with output_text."""
+    """An environment whose templates write {{ value }} with output_text, and see its
+    globals as a dict of their own: every render copies a template's globals into the page's
+    context, and a ChainMap of them is copied key by key in Python. (Jinja's ChainMap lets
+    globals added after a template was loaded reach it; a build adds none.)"""
 
     code_generator_class = OutputTextGenerator
     output_text = staticmethod(output_text)
+
+    def make_globals(self, d: MutableMapping[str, Any] | None) -> dict[str, Any]:
+        return {**self.globals, **(d or {})}
 
 
 class TemplateCodeCache(jinja2.FileSystemBytecodeCache):
