@@ -2,9 +2,10 @@
 
 One file per content folder holds what reading each content file gave (readings.py), the
 HTML of every content text converted from Markdown and the glossary terms each question's
-text names, keyed by digests of what they came from, and, per output folder, a digest of
-every input of the last successful build with what that build reported. A build whose
-inputs and output are both as they were then does nothing. It also keeps what git said
+text names, keyed by digests of what they came from; a small file beside it holds, per
+output folder, a digest of every input of the last successful build with what that build
+reported (written once its output is in place). A build whose inputs and output are both
+as they were then does nothing. The first file also keeps what git said
 about the translations' age and the templates' UI messages (status.py), so that the status
 pages need no git blame of a file that did not change, and the times, size and digest of
 every file the last build read, so that an unchanged file is not read again (inputs.py).
@@ -37,8 +38,8 @@ from pathlib import Path
 
 from .diagnostics import Diagnostic, Location, Severity
 
-FORMAT = b"studysite-cache/3\n"
-SAVED = ("markdown", "builds", "history", "found", "ui_messages", "readings", "signatures")  # the parts of a BuildCache kept in its file
+FORMAT = b"studysite-cache/4\n"
+SAVED = ("markdown", "history", "found", "ui_messages", "readings", "signatures")  # the parts of a BuildCache kept in its file
 CODE_ROOT = Path(__file__).resolve().parent
 
 
@@ -157,13 +158,22 @@ class BuildCache:
         self._keep_unused = True
 
     def save(self) -> None:
-        """Keep what this build used; written atomically, and a cache that cannot be written is no error."""
+        """Keep what this build used (all but the record of builds: save_builds); written
+        atomically, and a cache that cannot be written is no error. A build saves it in a
+        process aside while it renders, which may be stopped: its temporary file is removed next time."""
         if self._used and not self._keep_unused:
             self.markdown = {key: html for key, html in self.markdown.items() if key in self._used}
             self.found = {key: terms for key, terms in self.found.items() if key in self._used}
             self.readings = {key: reading for key, reading in self.all_readings().items() if key in self._used}
         if self.path is not None:
+            remove_temporary_files(self.path)
             write_checked(self.path, self._write)
+
+    def save_builds(self) -> None:
+        """The record of the builds into each output folder, in a file of its own: it is
+        written once a build's output is in place, after the rest."""
+        if self.path is not None:
+            save_checked(builds_path(self.path), self.stamp, self.builds)
 
     def _write(self, digesting: _Digesting) -> None:
         """The parts, each reading pickled on its own after them (saving then needs no memo
@@ -210,6 +220,13 @@ def write_checked(path: Path, write: Callable[[_Digesting], None]) -> None:
     except OSError:
         with contextlib.suppress(OSError):
             temp.unlink(missing_ok=True)
+
+
+def remove_temporary_files(path: Path) -> None:
+    """What writing a cache file left when its process was stopped."""
+    with contextlib.suppress(OSError):
+        for stale in path.parent.glob(f"{path.name}.*.tmp"):
+            stale.unlink(missing_ok=True)
 
 
 def save_checked(path: Path, *values: object) -> None:
@@ -317,7 +334,22 @@ def open_cache(content_dir: Path, stamp: str | None = None) -> BuildCache:
         return cache
     for name in (*SAVED, "_unread"):
         setattr(cache, name, data[name])
+    cache.builds = _saved_builds(path, stamp)
     return cache
+
+
+def builds_path(path: Path) -> Path:
+    """The file of the builds' record beside a site's cache file."""
+    return path.with_name(path.name.replace("site-", "builds-", 1))
+
+
+def _saved_builds(path: Path, stamp: str) -> dict[str, dict]:
+    """The record of builds, when this code wrote it; else none."""
+    values = load_checked(builds_path(path), lambda module, name: False)
+    saved_stamp, builds = next(values, None), next(values, None)
+    if saved_stamp != stamp or not isinstance(builds, dict) or not all(isinstance(v, dict) for v in builds.values()):
+        return {}
+    return builds
 
 
 def template_code_folders(content_dir: Path, names: dict[str, str]) -> dict[str, Path]:
@@ -349,7 +381,6 @@ def _trusted(data: object, stamp: str) -> bool:
     lists_of_text = (v for name in ("found", "ui_messages") for v in data[name].values())
     return (
         all(isinstance(v, str) for v in data["markdown"].values())
-        and all(isinstance(v, dict) for v in data["builds"].values())
         and all(isinstance(v, list) and all(isinstance(t, str) for t in v) for v in lists_of_text)
         and all(isinstance(v, list) and len(v) == 5 and isinstance(v[4], str) for v in data["signatures"].values())
     )

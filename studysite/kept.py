@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from . import contentpo
-from .cache import ALLOWED, BuildCache, cache_folder, diagnostics_from_json, diagnostics_to_json, load_checked, save_checked, site_name
+from .cache import ALLOWED, BuildCache, cache_folder, diagnostics_from_json, diagnostics_to_json, load_checked, remove_temporary_files, save_checked, site_name
 from .contentpo import ContentCatalog, Coverage
 from .diagnostics import Diagnostic, Report
 from .graph import Graph
@@ -97,8 +97,7 @@ def keep(content_dir: Path, settings: str, inputs: Inputs, model: Model, pages: 
     from (in a process aside: the temporary file of one stopped before its end is removed
     by the next)."""
     path = model_path(content_dir)
-    for stale in path.parent.glob(f"{path.name}.*.tmp"):
-        stale.unlink(missing_ok=True)
+    remove_temporary_files(path)
     records, others = fingerprint(content_dir, inputs)
     names: dict[str, str] = {}  # each source's name once: the pages name the same sources many times over
     planned = tuple(dataclasses.replace(page, context=None, sources=tuple(names.setdefault(s, s) for s in page.sources)) for page in pages)
@@ -200,7 +199,7 @@ def remember_build(cache: BuildCache, out_dir: Path, inputs: str, pages: int, la
     marker = hashlib.sha256((out_dir / MARKER).read_bytes()).hexdigest()
     state = {"inputs": inputs, "manifest": marker, "pages": pages, "languages": languages, "strict": report.strict}
     cache.builds[str(out_dir.resolve())] = state | {"diagnostics": diagnostics_to_json(report.diagnostics)}
-    cache.save()
+    cache.save_builds()
 
 
 @dataclasses.dataclass(frozen=True)

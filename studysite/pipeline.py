@@ -232,7 +232,9 @@ def _build(options: Options, cache: BuildCache | None, guard: CommitGuard | None
         collector.model_made()
         page_keys = record_page_keys(read.model, inputs_key(renderer.made_from, (renderer.site, loaded.content.site)), loaded.pages)
         keep = functools.partial(kept.keep, options.content_dir, model_settings(options, cache), inputs, read.model, loaded.pages, page_keys)
-        with Aside([keep], options.jobs or available_cpus()) as keeping, SiteWriter(options.out_dir, previous, in_place=True) as writer:
+        # the model and the cache are saved aside while the pages are rendered (the record
+        # of this build, once its output is in place: remember_build)
+        with Aside([keep, cache.save], options.jobs or available_cpus()) as keeping, SiteWriter(options.out_dir, previous, in_place=True) as writer:
             write_site(writer, options, loaded, renderer, page_keys, assets, started, decks)
             built = BuiltSite(options, loaded, renderer, page_keys, dict(writer.written), dict(writer.inputs))
             with guard(built) if guard is not None else nullcontext():

@@ -48,9 +48,9 @@ def build(content: Path, out: Path):
 def test_the_cache_lives_in_studysite_cache_dir_and_not_in_the_site(make_content, tmp_path, monkeypatch):
     monkeypatch.setenv("STUDYSITE_CACHE_DIR", str(tmp_path / "my-cache"))
     build(make_content(), tmp_path / "site")
-    names = sorted(p.name for p in (tmp_path / "my-cache").iterdir())  # the site's kept model, its cache and its compiled templates
-    assert [name.split("-")[0] for name in names] == ["model", "site", "templates"]
-    assert names[0].endswith(".pickle") and names[1].endswith(".pickle") and (tmp_path / "my-cache" / names[2]).is_dir()
+    names = sorted(p.name for p in (tmp_path / "my-cache").iterdir())  # the record of its builds, its kept model, its cache and its compiled templates
+    assert [name.split("-")[0] for name in names] == ["builds", "model", "site", "templates"]
+    assert all(name.endswith(".pickle") for name in names[:3]) and (tmp_path / "my-cache" / names[3]).is_dir()
     assert not [p for p in (tmp_path / "site").rglob("*") if "cache" in p.name]
 
 
@@ -82,6 +82,24 @@ def test_a_rebuild_with_nothing_changed_reports_the_same_and_writes_nothing(make
     (tmp_path / "site/nl/index.html").unlink()  # an output that is no longer as written is rebuilt
     build(content, tmp_path / "site")
     assert (tmp_path / "site/nl/index.html").is_file()
+
+
+def test_the_record_of_builds_is_written_once_the_output_is_in_place_and_stands_alone(make_content, tmp_path):
+    """The cache is saved aside while the pages are rendered; the record that says the
+    output is as built is a file of its own, written after the output: without it (or
+    with what a stopped save left) the next build builds again and ends the same."""
+    content = make_content(**{"questions/gpu-role.yaml": QUESTION_WITH_MARKDOWN})
+    build(content, tmp_path / "site")
+    folder = Path(os.environ["STUDYSITE_CACHE_DIR"])
+    (builds,) = folder.glob("builds-*.pickle")
+    assert str((tmp_path / "site").resolve()) in build_cache.open_cache(content).builds
+    assert "(0 files changed" in build(content, tmp_path / "site").out
+    builds.unlink()
+    (cache_files()[0].parent / f"{cache_files()[0].name}.12345.tmp").write_bytes(b"half a cache")  # a save stopped midway
+    assert build_cache.open_cache(content).builds == {}
+    again = build(content, tmp_path / "site")
+    assert "(0 files changed" in again.out and builds.is_file()  # built again, the same bytes
+    assert not list(folder.glob("*.tmp")) and "(0 files changed" in build(content, tmp_path / "site").out
 
 
 def test_a_corrupt_cache_is_ignored_and_replaced(make_content, tmp_path):
