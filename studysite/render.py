@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import io
-from collections.abc import Callable, Mapping, MutableMapping
+from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -152,6 +152,11 @@ class SiteInfo:
     live_reload: bool = False  # set by `serve`: the pages it serves register no service worker
 
 
+def is_part(name: str) -> bool:
+    """Whether a template is one of base.html's parts (templates/parts/)."""
+    return name.startswith("parts/")
+
+
 def hreflang_alternates(page: Page, languages: tuple[str, ...]) -> list[tuple[str, str]]:
     """(hreflang, path) for every translation of a page, itself included, then x-default.
     A version showing another language's text (a fallback) is no translation: it is left
@@ -182,6 +187,19 @@ class Renderer:
         self.made_from = made_from  # a digest of the templates, catalogs and code (keys.files_digest)
         self._study_strings: dict[str, Markup] = {}
         self._places: dict[tuple[str, str, str], dict] = {}
+
+    def load_templates(self, pages: Iterable[Page]) -> None:
+        """Compile (or load from the code cache) the templates these pages and their parts
+        use, once: done before the render workers fork, each would compile them all again.
+        A template that fails to load is left to the rendering of a page, which tells where."""
+        names: dict[str, set[str]] = {}
+        for page in pages:
+            names.setdefault(page.language, set()).add(page.template)
+        for language, templates in names.items():
+            environment = self.environments[language]
+            for name in sorted({*templates, "base.html", "macros.html", "study_strings.html", *environment.list_templates(filter_func=is_part)}):
+                with contextlib.suppress(jinja2.TemplateError):
+                    environment.get_template(name)
 
     def render(self, page: Page, view: View) -> str:
         """A page's HTML from its view model (page.context(), made once by the caller): the

@@ -50,6 +50,7 @@ def render_pages(
         for write in also:
             write(writer)
         return
+    renderer.load_templates(item.page for item in todo)
     works = [*also, *(functools.partial(_render_here, renderer=renderer, todo=batch) for batch in batches_of(todo, Tasks.MOST - len(also)))]
     with Tasks(len(works)) as tasks:
         workers = [functools.partial(_take_works, writer, works, tasks) for _ in range(jobs - 1)]
