@@ -96,9 +96,6 @@ class BuildCache:
     def has(self, kind: str, text: str) -> bool:
         return text_key(kind, text) in self.markdown
 
-    def put(self, kind: str, text: str, html: str) -> None:
-        self.markdown[text_key(kind, text)] = html
-
     def mark(self) -> CacheMark:
         """Where the cache stands now, for added_since: work done in a forked process,
         whose cache is a copy of this one, tells the parent's what it added."""

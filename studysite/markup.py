@@ -88,20 +88,13 @@ class MarkdownConverter:
     cache keeps the Markdown-and-sanitiser step only: math and the checks of _finish run
     on every build, so their diagnostics are never lost to a cache hit."""
 
-    def __init__(
-        self, report: Report | None = None, cache: BuildCache | None = None, wanted: list[tuple[str, str]] | None = None, misses_allowed: int | None = None
-    ) -> None:
+    def __init__(self, report: Report | None = None, cache: BuildCache | None = None, misses_allowed: int | None = None) -> None:
         self._parsers: dict[frozenset[str], markdown.Markdown] = {}
         self.report = report
         self.source = ""  # path of the content file whose text is being converted
         self._math: list[str] = []
         self._cache = cache
-        self._wanted = wanted  # when a list: convert nothing, list the (kind, text) to convert
         self._misses_allowed = misses_allowed  # when a number: how many texts the cache may lack (then _TooManyMisses)
-
-    def convert(self, kind: str, text: str) -> str:
-        """The Markdown-and-sanitiser step alone: "block" or "inline" text to HTML."""
-        return self._block(text) if kind == "block" else self._inline(text)
 
     def _convert(self, text: str) -> str:
         """Python-Markdown's HTML for a text, from a parser without the inline patterns
@@ -116,9 +109,6 @@ class MarkdownConverter:
         return parser.reset().convert(text)
 
     def _cached(self, kind: str, text: str, convert) -> str:
-        if self._wanted is not None:
-            self._wanted.append((kind, text))
-            return ""
         if self._cache is None:
             return convert(text)
         if self._misses_allowed is not None and not self._cache.has(kind, text):
@@ -343,9 +333,11 @@ def _convert_share(content: Content, strict: bool, source_root: Path | None, cac
     """A share's HTML (with the site's description in the first), what it told, and what it
     added to the cache (perhaps in a forked process, whose cache is its own copy)."""
     report = Report(strict=strict, source_root=source_root)
-    before = cache.mark() if cache is not None else None
+    if cache is None:
+        return _convert_texts(MarkdownConverter(report), content, with_site), report.diagnostics, None
+    before = cache.mark()
     html = _convert_texts(MarkdownConverter(report, cache), content, with_site)
-    return html, report.diagnostics, cache.added_since(before) if cache is not None and before is not None else None
+    return html, report.diagnostics, cache.added_since(before)
 
 
 def _convert_texts(markup: MarkdownConverter, content: Content, with_site: bool = True) -> ContentHtml:

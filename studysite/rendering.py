@@ -68,16 +68,13 @@ class Render:
     context: View | None  # made already for the key, or to be made
 
 
-def _render_here(
-    writer: SiteWriter, renderer: Renderer, todo: list[Render], progress: Callable[[int], None] | None = None, carried: int = 0, scale: int = 1
-) -> None:
-    """Render these pages here; progress is told the pages done of all (carried over, or
-    rendered here and, at the same pace, by the other workers)."""
+def _render_here(writer: SiteWriter, renderer: Renderer, todo: list[Render], progress: Callable[[int], None] | None = None, carried: int = 0) -> None:
+    """Render these pages here; progress is told the pages done of all (carried over, or rendered)."""
     for done, item in enumerate(todo, 1):
         context = item.context if item.context is not None else item.page.context()
         writer.write(urls.file_for(item.page.path), render_page(renderer, item.page, context).encode("utf-8"), item.key)
         if progress is not None:
-            progress(carried + done * scale)
+            progress(carried + done)
 
 
 BATCH = 16  # pages of no work group taken at once: few enough to even out the processes' ends
@@ -86,7 +83,7 @@ BATCH = 16  # pages of no work group taken at once: few enough to even out the p
 def batches_of(todo: list[Render], most: int = Tasks.MOST) -> list[list[Render]]:
     """The pages in batches for the workers to take, each work group (a topic's questions
     and practice page, which show the same linked text) whole in one batch, the largest
-    batches first, so that the last ones taken are small."""
+    batches first, so that the last ones taken are small; `most` batches at the most."""
     groups: dict[str, list[Render]] = {}
     alone: list[Render] = []
     for item in todo:
