@@ -141,8 +141,20 @@ def site_url(sample_site: Path):
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves a built site, silently. A rebuild may replace a file within the second of its
+    previous version, which Last-Modified cannot tell apart: every request is answered whole
+    (no 304 for If-Modified-Since), and the browser is told to ask each time."""
+
     def log_message(self, format, *args):
         pass
+
+    def send_head(self):
+        del self.headers["If-Modified-Since"]
+        return super().send_head()
+
+    def end_headers(self):
+        self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
 
 
 @pytest.fixture(scope="session")
