@@ -281,7 +281,7 @@ def write_site(
     writer.write(".nojekyll", b"")
     write_offline_files(writer, loaded, renderer)
     if options.search and not options.preview:
-        index_search(writer, options.out_dir, previous, content.site.languages)
+        index_search(writer, options.out_dir, previous, content.site.languages, options.jobs or available_cpus())
 
 
 def write_sitemaps(writer: SiteWriter, renderer: Renderer, pages: list[Page]) -> None:
@@ -339,28 +339,33 @@ def languages_to_index(writer: SiteWriter, previous: Manifest) -> set[str]:
     return changed | behind
 
 
-def index_search(writer: SiteWriter, out_dir: Path, previous: Manifest, languages: tuple[str, ...]) -> None:
+def index_search(writer: SiteWriter, out_dir: Path, previous: Manifest, languages: tuple[str, ...], jobs: int) -> None:
     """A search index per language: the previous one when none of the language's indexed
-    pages changed and it is all there, else a new one made by Pagefind."""
+    pages changed and it is all there, else a new one made by Pagefind (jobs at once)."""
     written, old, changed = writer.written, previous.files, languages_to_index(writer, previous)
-    for language in languages:
-        prefix = urls.search_index_folder(language) + "/"
-        index = [path for path in old if path.startswith(prefix)]
-        if language not in changed and index and all((out_dir / path).is_file() for path in index):
-            for path in index:
-                writer.carry_over(path)
-            continue
-        if not writer.in_place:  # every page is in the temporary folder
-            search.index_language(writer.temp_dir, language, writer.temp_dir / urls.search_index_folder(language))
-            continue
-        pages = {
-            p: writer.temp_dir / p if (writer.temp_dir / p).is_file() else out_dir / p for p in written if p.startswith(language + "/") and search.is_indexed(p)
-        }
-        folder = writer.temp_dir / ".search-pages"  # inside the temporary folder, so an interrupted build leaves nothing
-        try:
-            search.gather_pages(pages, folder)
-            search.index_language(folder, language, writer.temp_dir / urls.search_index_folder(language))
-        finally:
+    indexes, gathered = [], []
+    try:
+        for language in languages:
+            prefix = urls.search_index_folder(language) + "/"
+            index = [path for path in old if path.startswith(prefix)]
+            if language not in changed and index and all((out_dir / path).is_file() for path in index):
+                for path in index:
+                    writer.carry_over(path)
+                continue
+            site_dir = writer.temp_dir  # every page is in the temporary folder, unless the build is in place
+            if writer.in_place:
+                pages = {
+                    p: writer.temp_dir / p if (writer.temp_dir / p).is_file() else out_dir / p
+                    for p in written
+                    if p.startswith(language + "/") and search.is_indexed(p)
+                }
+                site_dir = writer.temp_dir / f".search-pages-{language}"  # inside the temporary folder, so an interrupted build leaves nothing
+                gathered.append(site_dir)
+                search.gather_pages(pages, site_dir)
+            indexes.append(search.LanguageIndex(language, site_dir, writer.temp_dir / urls.search_index_folder(language)))
+        search.index_languages(indexes, jobs)
+    finally:
+        for folder in gathered:
             shutil.rmtree(folder, ignore_errors=True)
     writer.record_extra_files()
 

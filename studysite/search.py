@@ -3,8 +3,9 @@
 Pagefind reads the finished HTML, splits the index by each page's <html lang> (its
 extended build segments Japanese and Chinese) and ships the small script the search page
 loads. It writes into the temporary build folder, so the index is swapped in with the pages.
-One index per language, made one after the other: a language's search page loads only its
-own, and indexing a large site takes a third of the memory of one run.
+One index per language, as many made at once as the build has jobs: a language's search
+page loads only its own, and indexing a large site so takes a third of the memory of one
+run in each process.
 Only the pages readers search for are indexed (questions, terms, topics, comparisons; not
 the practice, review or status pages that repeat them). A language none of whose indexed
 pages changed keeps the index of the previous build; for the others, Pagefind reads a
@@ -19,7 +20,10 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
+from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from . import urls
 
@@ -37,20 +41,60 @@ def is_indexed(path: str) -> bool:
     return bool(_INDEXED_PAGE.fullmatch(path))
 
 
-def index_language(site_dir: Path, language: str, output_dir: Path) -> None:
-    """Index a language's pages under site_dir into output_dir."""
-    command = [
-        sys.executable, "-m", "pagefind", "--site", str(site_dir), "--glob", f"{language}/{{{','.join(INDEXED_FOLDERS)}}}/*/index.html",
-        "--output-path", str(output_dir.resolve()), "--silent",
-    ]  # fmt: skip
+@dataclass(frozen=True)
+class LanguageIndex:
+    """One language's index to make: its pages under site_dir, the index into output_dir."""
+
+    language: str
+    site_dir: Path
+    output_dir: Path
+
+
+def index_languages(indexes: list[LanguageIndex], jobs: int = 1) -> None:
+    """Make the indexes, up to jobs Pagefind processes at once (each uses a core and a
+    half for a few seconds, and as much memory as its language's pages need). The first
+    failure is raised once none runs any more; on any other exit the ones running are stopped."""
+    waiting, running, failure = list(indexes), [], None
     try:
-        result = subprocess.run(command, capture_output=True, text=True, check=False)
+        while waiting or running:
+            while waiting and len(running) < max(1, jobs):
+                running.append(_start(waiting.pop(0)))
+            index, process, output = running.pop(0)
+            process.wait()
+            failure = failure or _failure(process, output)
+            output.close()
+            if failure is None:
+                _make_deterministic(index.output_dir / ENTRY_FILE)
+    finally:
+        for _, process, output in running:
+            process.kill()
+            process.wait()
+            output.close()
+    if failure is not None:
+        raise failure
+
+
+def _start(index: LanguageIndex) -> tuple[LanguageIndex, subprocess.Popen, IO[bytes]]:
+    """Pagefind started on a language's pages; what it says goes to a file, not a pipe that
+    nobody reads while another index is waited for."""
+    command = [
+        sys.executable, "-m", "pagefind", "--site", str(index.site_dir), "--glob", f"{index.language}/{{{','.join(INDEXED_FOLDERS)}}}/*/index.html",
+        "--output-path", str(index.output_dir.resolve()), "--silent",
+    ]  # fmt: skip
+    output = tempfile.TemporaryFile()
+    try:
+        return index, subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT), output
     except OSError as error:
+        output.close()
         raise SearchIndexError(f"cannot run Pagefind: {error}") from None
-    if result.returncode != 0:
-        detail = (result.stderr or result.stdout).strip().splitlines()
-        raise SearchIndexError("Pagefind could not index the site: " + (detail[-1] if detail else f"exit status {result.returncode}"))
-    _make_deterministic(output_dir / ENTRY_FILE)
+
+
+def _failure(process: subprocess.Popen, output: IO[bytes]) -> SearchIndexError | None:
+    if process.returncode == 0:
+        return None
+    output.seek(0)
+    detail = output.read().decode(errors="replace").strip().splitlines()
+    return SearchIndexError("Pagefind could not index the site: " + (detail[-1] if detail else f"exit status {process.returncode}"))
 
 
 def gather_pages(pages: dict[str, Path], folder: Path) -> None:

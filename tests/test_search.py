@@ -1,0 +1,31 @@
+"""search.py: the search indexes, made by Pagefind, several languages at once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from studysite import search
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def test_languages_indexed_at_once_give_the_indexes_made_one_after_the_other(sample_site: Path, tmp_path: Path):
+    def indexes(folder: Path) -> list[search.LanguageIndex]:
+        return [search.LanguageIndex(language, sample_site, folder / language) for language in ("nl", "fr")]
+
+    search.index_languages(indexes(tmp_path / "apart"), jobs=1)
+    search.index_languages(indexes(tmp_path / "together"), jobs=2)
+    assert files(tmp_path / "apart") == files(tmp_path / "together") == files(sample_site / "pagefind")
+
+
+def test_a_failed_index_is_told_once_the_others_are_made(sample_site: Path, tmp_path: Path):
+    (tmp_path / "empty").mkdir()
+    failing = search.LanguageIndex("nl", tmp_path / "empty", tmp_path / "out/nl")
+    working = search.LanguageIndex("fr", sample_site, tmp_path / "out/fr")
+    with pytest.raises(search.SearchIndexError, match="Pagefind could not index the site: "):
+        search.index_languages([failing, working], jobs=2)
+    assert (tmp_path / "out/fr" / search.ENTRY_FILE).is_file()
