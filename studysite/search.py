@@ -52,19 +52,23 @@ class LanguageIndex:
 
 def index_languages(indexes: list[LanguageIndex], jobs: int = 1) -> None:
     """Make the indexes, up to jobs Pagefind processes at once (each uses a core and a
-    half for a few seconds, and as much memory as its language's pages need). The first
-    failure is raised once none runs any more; on any other exit the ones running are stopped."""
+    half for a few seconds, and as much memory as its language's pages need). After a
+    failure no other is started, and it is raised once none runs any more; on any other
+    exit (Ctrl-C) the ones running are stopped."""
     waiting, running, failure = list(indexes), [], None
     try:
         while waiting or running:
             while waiting and len(running) < max(1, jobs):
                 running.append(_start(waiting.pop(0)))
-            index, process, output = running.pop(0)
+            index, process, output = running[0]
             process.wait()
+            running.pop(0)
             failure = failure or _failure(process, output)
             output.close()
             if failure is None:
                 _make_deterministic(index.output_dir / ENTRY_FILE)
+            else:
+                waiting.clear()
     finally:
         for _, process, output in running:
             process.kill()
