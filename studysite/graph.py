@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .cache import BuildCache, text_key
 from .forks import map_in_forks
-from .linking import TermMatcher
+from .linking import Mention, TermMatcher, separator_for
 from .markup import ContentHtml
 from .model import Content, Record
 
@@ -49,6 +49,9 @@ class LanguageGraph:
 class Graph:
     languages: Mapping[str, LanguageGraph]
     matchers: Mapping[str, TermMatcher]  # language of a text -> matcher of the term names shown in it
+    # (question id, language of its text) -> where its text first names each term, found
+    # with the terms (not kept with the model, nor after an edit: the pages link anew)
+    mentions: Mapping[tuple[str, str], tuple[Mention, ...]] = field(default_factory=dict)
 
 
 def text_language(record: Record, language: str, site_languages: tuple[str, ...], fallback: str) -> str | None:
@@ -99,7 +102,7 @@ def build_matchers(content: Content) -> dict[str, TermMatcher]:
 
 def build_graph(content: Content, content_html: ContentHtml, jobs: int = 1, cache: BuildCache | None = None) -> Graph:
     matchers = build_matchers(content)
-    found = find_terms(matchers, content_html, jobs, cache)
+    found, mentions = find_terms(matchers, content_html, jobs, cache)
 
     def found_terms(question_id: str, lang: str) -> set[str]:
         return found.get((question_id, lang), set())
@@ -108,25 +111,42 @@ def build_graph(content: Content, content_html: ContentHtml, jobs: int = 1, cach
     for language in content.site.languages:
         edition = build_edition(content, language)
         languages[language] = _language_graph(content, edition, found_terms)
-    return Graph(languages, matchers)
+    return Graph(languages, matchers, mentions)
 
 
-def find_terms(matchers: Mapping[str, TermMatcher], content_html: ContentHtml, jobs: int, cache: BuildCache | None) -> dict[tuple[str, str], set[str]]:
+def find_terms(
+    matchers: Mapping[str, TermMatcher], content_html: ContentHtml, jobs: int, cache: BuildCache | None
+) -> tuple[dict[tuple[str, str], set[str]], dict[tuple[str, str], tuple[Mention, ...]]]:
     """The terms each question's text names, by (question id, language of the text): from
-    the cache when neither the text nor the names changed, else found by jobs processes."""
+    the cache when neither the text nor the names changed, else found by jobs processes;
+    and for the texts looked through, where each term is first named (for linking them)."""
     names = {lang: hashlib.sha256(repr(sorted(matcher.names.items())).encode()).hexdigest() for lang, matcher in matchers.items()}
-    keys = {key: text_key(names[key[1]], content_html.question_html(*key)) for key in content_html.questions if key[1] in matchers}
+    keys = {key: text_key(names[key[1]], "\0".join(content_html.question_fragments(*key))) for key in content_html.questions if key[1] in matchers}
     found = {key: cache.found_terms(digest) if cache is not None else None for key, digest in keys.items()}
     missing = [key for key, terms in found.items() if terms is None]
+    mentions = {}
 
-    def find(key: tuple[str, str]) -> set[str]:
-        return matchers[key[1]].find(content_html.question_html(*key))
+    def find(key: tuple[str, str]) -> tuple[set[str], tuple[Mention, ...] | None]:
+        return terms_named(matchers[key[1]], content_html.question_fragments(*key))
 
-    for key, terms in zip(missing, map_in_forks(find, missing, jobs), strict=True):
+    for key, (terms, first) in zip(missing, map_in_forks(find, missing, jobs), strict=True):
         found[key] = terms
+        if first is not None:
+            mentions[key] = first
         if cache is not None:
             cache.put_found_terms(keys[key], terms)
-    return found  # type: ignore[return-value]
+    return found, mentions  # type: ignore[return-value]
+
+
+def terms_named(matcher: TermMatcher, fragments: tuple[str, ...]) -> tuple[set[str], tuple[Mention, ...] | None]:
+    """The terms named in a question's texts, read as one (as they are linked), and where
+    each is first named in them joined by separator_for(fragments); None for that when no
+    character can join them (the fragments are then read and linked one by one)."""
+    separator = separator_for(fragments)
+    if separator is None:
+        return set().union(*(matcher.find(fragment) for fragment in fragments)), None
+    mentions = matcher.first_mentions(separator.join(fragments))
+    return {term_id for _, _, term_id in mentions}, mentions
 
 
 def _language_graph(content: Content, edition: Edition, found_terms) -> LanguageGraph:

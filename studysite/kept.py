@@ -31,7 +31,7 @@ from . import contentpo
 from .cache import ALLOWED, BuildCache, cache_folder, diagnostics_from_json, diagnostics_to_json, load_checked, remove_temporary_files, save_checked, site_name
 from .contentpo import ContentCatalog, Coverage
 from .diagnostics import Diagnostic, Report
-from .graph import Graph
+from .graph import Graph, terms_named
 from .inputs import Inputs
 from .keys import PageKeys, source_digest
 from .load import Document, is_record_file, parse_file
@@ -101,7 +101,8 @@ def keep(content_dir: Path, settings: str, inputs: Inputs, model: Model, pages: 
     records, others = fingerprint(content_dir, inputs)
     names: dict[str, str] = {}  # each source's name once: the pages name the same sources many times over
     planned = tuple(dataclasses.replace(page, context=None, sources=tuple(names.setdefault(s, s) for s in page.sources)) for page in pages)
-    model = dataclasses.replace(model, pages=planned, edited=frozenset(), keys=keys.known, keys_inputs=keys.inputs)
+    graph = dataclasses.replace(model.graph, mentions={})  # the pages of a later build link their edited texts anew
+    model = dataclasses.replace(model, graph=graph, pages=planned, edited=frozenset(), keys=keys.known, keys_inputs=keys.inputs)
     save_checked(path, MadeFrom(settings, others, records), model)
 
 
@@ -260,7 +261,7 @@ def _same_terms_found(graph: Graph, questions: dict[str, Record], edited_html: C
             text_lang = lg.edition.questions.get(question_id)
             if text_lang is None:
                 continue
-            found = graph.matchers[text_lang].find(edited_html.question_html(question_id, text_lang))
+            found, _ = terms_named(graph.matchers[text_lang], edited_html.question_fragments(question_id, text_lang))
             if (set(question.terms) | found) & lg.edition.terms.keys() != set(lg.terms_by_question[question_id]):
                 return False
     return True

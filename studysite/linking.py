@@ -81,19 +81,22 @@ class TermMatcher:
 
     def find(self, fragment: str) -> set[str]:
         """Ids of the terms named in the linkable text of an HTML fragment."""
-        return {self.term_at(match) for match in self._linkable_matches(fragment)}
+        return {term_id for _, _, term_id in self.first_mentions(fragment)}
 
     def link(self, fragment: str, href: Callable[[str], str], skip: str = "") -> str:
         """The fragment with the first mention of each term (other than skip) linked."""
-        linked: set[str] = {skip}
-        parts, done = [], 0
+        return with_links(fragment, self.first_mentions(fragment), href, skip)
+
+    def first_mentions(self, fragment: str) -> tuple[Mention, ...]:
+        """Where each term is first named in the linkable text of an HTML fragment, in order."""
+        seen: set[str] = set()
+        mentions = []
         for match in self._linkable_matches(fragment):
             term_id = self.term_at(match)
-            if term_id not in linked:
-                linked.add(term_id)
-                parts += (fragment[done : match.start()], f'<a class="term" href="{href(term_id)}">{fragment[match.start() : match.end()]}</a>')
-                done = match.end()
-        return "".join(parts) + fragment[done:]
+            if term_id not in seen:
+                seen.add(term_id)
+                mentions.append((match.start(), match.end(), term_id))
+        return tuple(mentions)
 
     def _linkable_matches(self, fragment: str) -> Iterator[re.Match]:
         """The names in the fragment's linkable text: the fragment is scanned whole, and a
@@ -123,6 +126,30 @@ class TermMatcher:
             upcoming = [
                 m if m is None or m.start() >= match.end() else pattern.search(text, match.end()) for pattern, m in zip(self.patterns, upcoming, strict=True)
             ]
+
+
+Mention = tuple[int, int, str]  # where a term is named in a fragment (start, end) and its id
+
+
+def with_links(fragment: str, mentions: tuple[Mention, ...], href: Callable[[str], str], skip: str = "") -> str:
+    """The fragment with these first mentions of terms (but skip's) linked to href(term id)."""
+    parts, done = [], 0
+    for start, end, term_id in mentions:
+        if term_id != skip:
+            parts += (fragment[done:start], f'<a class="term" href="{href(term_id)}">{fragment[start:end]}</a>')
+            done = end
+    return "".join(parts) + fragment[done:]
+
+
+# Keeps fragments apart while they are linked as one text: NUL (refused in content text),
+# else the first private-use character that none of the fragments holds.
+_SEPARATORS = "\x00" + "".join(map(chr, range(0xE000, 0xF900)))
+
+
+def separator_for(fragments: tuple[str, ...]) -> str | None:
+    """A character none of the fragments holds, to join them by (None: they hold them all)."""
+    text = "".join(fragments)
+    return next((c for c in _SEPARATORS if c not in text), None)
 
 
 def _lower(text: str) -> str:

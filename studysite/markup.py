@@ -267,10 +267,10 @@ class ContentHtml:
     comparisons: Mapping[tuple[str, str], ComparisonHtml]
     site: Mapping[str, str]
 
-    def question_html(self, question_id: str, language: str) -> str:
-        """The whole text of a question, for finding the terms it names."""
+    def question_fragments(self, question_id: str, language: str) -> tuple[str, ...]:
+        """The texts of a question in the order its terms are linked: stem, explanation, choices."""
         q = self.questions[(question_id, language)]
-        return "\n".join((q.stem, *q.choices, q.explanation))
+        return (q.stem, q.explanation, *q.choices)
 
 
 MISSES_DONE_HERE = 64  # a rebuild's few new texts are converted in this process; more, by forked processes

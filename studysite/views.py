@@ -17,6 +17,7 @@ from markupsafe import Markup
 from . import siteviews, termview, urls
 from .graph import Graph, LanguageGraph
 from .i18n import text_direction
+from .linking import Mention, separator_for, with_links
 from .markup import ContentHtml, excerpt, plain_text
 from .model import Content, answer_letter
 from .siteviews import SCHEDULER, TITLE_EXCERPT
@@ -45,9 +46,6 @@ RECORD_PAGES = {
     "glossary": ("term.html", "terms"),
     "comparisons": ("comparison.html", "comparisons"),
 }
-# Keeps fragments apart while linking: NUL (refused in content text), else the first
-# private-use character that none of the fragments holds.
-_SEPARATORS = "\x00" + "".join(map(chr, range(0xE000, 0xF900)))
 
 
 class ViewBuilder(termview.TermPage, siteviews.SitePages):
@@ -68,10 +66,11 @@ class ViewBuilder(termview.TermPage, siteviews.SitePages):
     def with_edits(self, content: Content, content_html: ContentHtml, edited: Mapping[str, Collection[str]]) -> ViewBuilder:
         """A builder of the content after an edit that kept the graph as it was (quickedit.py),
         with what this one made once but for the edited records (ids by kind)."""
-        builder = ViewBuilder(content, content_html, self.graph, self.statuses)
+        questions = edited.get("questions", ())
+        graph = replace(self.graph, mentions={key: found for key, found in self.graph.mentions.items() if key[0] not in questions})
+        builder = ViewBuilder(content, content_html, graph, self.statuses)
         builder._links = {key: link for key, link in self._links.items() if key[2] not in edited.get(key[1], ())}
         builder._sorted_terms = {} if edited.get("glossary") else self._sorted_terms
-        questions = edited.get("questions", ())
         builder._linked_questions = {key: text for key, text in self._linked_questions.items() if key[0] not in questions}
         builder._plain_questions = {key: text for key, text in self._plain_questions.items() if key[0] not in questions}
         builder._plain_stems = {key: text for key, text in self._plain_stems.items() if key[0] not in questions}
@@ -79,18 +78,19 @@ class ViewBuilder(termview.TermPage, siteviews.SitePages):
 
     # -- text helpers -------------------------------------------------------------
 
-    def _linked(self, fragments: tuple[str, ...], text_lang: str, skip: str = "") -> tuple[Markup, ...]:
+    def _linked(self, fragments: tuple[str, ...], text_lang: str, skip: str = "", mentions: tuple[Mention, ...] | None = None) -> tuple[Markup, ...]:
         """Text fragments, read in order, with the first mention of each term linked;
-        the links lead from any record page."""
+        the links lead from any record page. mentions: where the terms are first named in
+        the fragments joined by separator_for, found already (graph.terms_named)."""
         matcher = self.graph.matchers.get(text_lang)
         if matcher:
-            text = "".join(fragments)
-            separator = next((c for c in _SEPARATORS if c not in text), None)
+            separator = separator_for(fragments)
             if separator is None:  # the fragments hold every candidate: link them one by one
                 fragments = tuple(matcher.link(f, urls.term_from_record_page, skip) for f in fragments)
             else:
-                joined = matcher.link(separator.join(fragments), urls.term_from_record_page, skip)
-                fragments = tuple(joined.split(separator))
+                text = separator.join(fragments)
+                found = mentions if mentions is not None else matcher.first_mentions(text)
+                fragments = tuple(with_links(text, found, urls.term_from_record_page, skip).split(separator))
         return tuple(Markup(f) for f in fragments)
 
     def _foreign(self, text_lang: str, page_lang: str) -> str:
@@ -271,8 +271,7 @@ class ViewBuilder(termview.TermPage, siteviews.SitePages):
 
     def _question_body(self, lg: LanguageGraph, question_id: str, linked: bool) -> QuestionBody:
         text_lang = lg.edition.questions[question_id]
-        html = self.content_html.questions[(question_id, text_lang)]
-        fragments = (html.stem, html.explanation, *html.choices)
+        fragments = self.content_html.question_fragments(question_id, text_lang)
         if linked:
             fragments = self._linked_question(question_id, text_lang, fragments)
         stem, explanation, *choice_html = (Markup(f) for f in fragments)
@@ -285,7 +284,7 @@ class ViewBuilder(termview.TermPage, siteviews.SitePages):
         practice page show the same (their term links are the same from both)."""
         key = (question_id, text_lang)
         if key not in self._linked_questions:
-            self._linked_questions[key] = self._linked(fragments, text_lang)
+            self._linked_questions[key] = self._linked(fragments, text_lang, mentions=self.graph.mentions.get(key))
         return self._linked_questions[key]
 
     def question(self, lg: LanguageGraph, question_id: str) -> Page:

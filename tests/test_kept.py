@@ -47,6 +47,8 @@ def test_text_edits_read_just_the_edited_files_and_build_what_a_clean_build_does
     shutil.copytree(SAMPLE_CONTENT, content)
     build(content, site)
     converted = len(open_cache(content).markdown)
+    _, model = kept.load_checked(kept.model_path(content), kept._allowed)
+    assert model.graph.languages and not model.graph.mentions  # where the terms were found is not kept: edited text is linked anew
     for index, (name, old, new, _) in enumerate(TEXT_EDITS):
         edit(content / name, old, new)
         if index == 2:  # two files at once

@@ -6,8 +6,9 @@ import pytest
 
 from studysite import pipeline
 from studysite.diagnostics import Report
+from studysite.linking import _SEPARATORS
 from studysite.markup import convert_texts
-from studysite.views import _SEPARATORS, ViewBuilder
+from studysite.views import ViewBuilder
 
 
 @pytest.fixture
@@ -31,3 +32,20 @@ def test_fragments_holding_every_separator_are_linked_one_by_one(views):
     linked = views._linked((_SEPARATORS + " GPU", "GPU"), "nl")
     assert len(linked) == 2 and linked[0].startswith(_SEPARATORS)
     assert all(fragment.count('class="term"') == 1 for fragment in linked)
+
+
+def test_questions_are_linked_from_where_finding_their_terms_found_them():
+    """Finding a question's terms (graph.py) notes where each is first named; its page links
+    them there, as linking its text anew would, and a quick edit of the text links anew."""
+    from conftest import SAMPLE_CONTENT
+
+    loaded = pipeline.load(pipeline.Options(content_dir=SAMPLE_CONTENT), Report())
+    graph, views = loaded.graph, loaded.views
+    assert graph.mentions.keys() == loaded.content_html.questions.keys()
+    for (question_id, text_lang), mentions in graph.mentions.items():
+        fragments = loaded.content_html.question_fragments(question_id, text_lang)
+        assert views._linked(fragments, text_lang, mentions=mentions) == views._linked(fragments, text_lang)
+        assert {term for _, _, term in mentions} == graph.matchers[text_lang].find("\x00".join(fragments))
+    assert any(len(mentions) > 1 for mentions in graph.mentions.values())
+    edited = views.with_edits(loaded.content, loaded.content_html, {"questions": ["kv-cache"]})
+    assert ("kv-cache", "nl") not in edited.graph.mentions and ("warp-divergence", "nl") in edited.graph.mentions
