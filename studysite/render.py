@@ -18,7 +18,7 @@ from typing import Any
 import jinja2
 from babel.numbers import format_decimal
 from babel.support import NullTranslations
-from jinja2 import nodes
+from jinja2 import meta, nodes
 from jinja2.compiler import CodeGenerator
 from jinja2.ext import InternationalizationExtension
 from markupsafe import Markup, escape
@@ -38,6 +38,8 @@ from .viewtypes import Page, View
 # The sitemap protocol's limits for one file; a larger site gets sitemap.xml as an index.
 SITEMAP_MAX_URLS = 50_000
 SITEMAP_MAX_BYTES = 50 * 1024 * 1024
+
+MACROS = "macros.html"  # the pages' macros, m in every template
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' https:; object-src 'none'; base-uri 'none'; form-action 'self'"
@@ -187,6 +189,7 @@ class Renderer:
         self.made_from = made_from  # a digest of the templates, catalogs and code (keys.files_digest)
         self._study_strings: dict[str, Markup] = {}
         self._places: dict[tuple[str, str, str], dict] = {}
+        self._macros_read: dict[str, set[str]] = {}  # by language: the variables macros.html reads
 
     def load_templates(self, pages: Iterable[Page]) -> None:
         """Compile (or load from the code cache) the templates these pages and their parts
@@ -197,7 +200,7 @@ class Renderer:
             names.setdefault(page.language, set()).add(page.template)
         for language, templates in names.items():
             environment = self.environments[language]
-            for name in sorted({*templates, "base.html", "macros.html", "study_strings.html", *environment.list_templates(filter_func=is_part)}):
+            for name in sorted({*templates, "base.html", MACROS, "study_strings.html", *environment.list_templates(filter_func=is_part)}):
                 with contextlib.suppress(jinja2.TemplateError):
                     environment.get_template(name)
 
@@ -206,7 +209,10 @@ class Renderer:
         template sees the site's and the page's variables and the view's fields."""
         environment = self.environments[page.language]
         template = environment.get_template(page.template)
-        return template.render(**self.page_context(page), **view.variables())
+        variables = dict(**self.page_context(page), **view.variables())
+        if variables["m"] is None:  # a site's own macros that read the page's values: made with them
+            variables["m"] = environment.get_template(MACROS).make_module(variables)
+        return template.render(variables)
 
     def render_in(self, page: Page, language: str, name: str, values: Mapping) -> Markup:
         """A part of a page rendered in another language (the 404 page speaks them all)."""
@@ -277,10 +283,20 @@ class Renderer:
                     parts[name] = Markup(self.environments[language].get_template(name).render(**context).removesuffix("\n"))
                 return parts[name]
 
-            # the macros (macros.html) as m: like the parts, they see only this context
-            macros = self.environments[language].get_template("macros.html").make_module(context)
-            self._places[place] = {**context, "part": part, "m": macros}
+            self._places[place] = {**context, "part": part, "m": self._place_macros(language, context)}
         return self._places[place]
+
+    def _place_macros(self, language: str, context: dict) -> jinja2.runtime.TemplateModule | None:
+        """The macros (macros.html, m in every template) made once for a place when, like the
+        parts, they read nothing but its values (Studysite's own read root, dir and the
+        language functions); else None: a site's own macros that read a page's values are
+        made for each page, with all of them (render). "_trans" is a name Jinja's {% trans %}
+        assigns itself."""
+        environment = self.environments[language]
+        if language not in self._macros_read:
+            source = environment.loader.get_source(environment, MACROS)[0]
+            self._macros_read[language] = meta.find_undeclared_variables(environment.parse(source)) - environment.globals.keys() - {"_trans"}
+        return environment.get_template(MACROS).make_module(context) if self._macros_read[language] <= context.keys() else None
 
     def sitemap_entries(self, pages: list[Page]) -> list[dict]:
         """What the sitemap lists: each page's URL and its versions in other languages."""

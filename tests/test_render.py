@@ -36,3 +36,20 @@ def test_templates_escape_every_value_as_jinja_does_in_output_macros_and_blocks(
     assert "output_text" in environment.compile("{{ value }}", raw=True)
     with pytest.raises(jinja2.UndefinedError):  # an unknown name still fails the page
         environment.from_string("{{ nothing }}").render()
+
+
+def test_a_sites_own_macros_may_read_the_pages_values(make_content, tmp_path):
+    """Studysite's macros read only what depends on a page's language and place, and are made
+    once for those; a site's own macros.html that reads a page's values gets them."""
+    from conftest import ROOT, run_cli
+
+    content = make_content()
+    macros = (ROOT / "templates/macros.html").read_text(encoding="utf-8")
+    own = macros.replace('<a href="{{ root }}{{ item.path }}"', '<a data-on="{{ page.path }}" href="{{ root }}{{ item.path }}"', 1)
+    assert own != macros
+    (content.parent / "templates").mkdir()
+    (content.parent / "templates/macros.html").write_text(own, encoding="utf-8")
+    result = run_cli("build", "--content", content, "--out", tmp_path / "site", "--no-search")
+    assert result.status == 0, result.err
+    page = next((tmp_path / "site/nl/questions").glob("*/index.html"))
+    assert f'data-on="nl/questions/{page.parent.name}/"' in page.read_text(encoding="utf-8")  # the breadcrumb's link, made by m.link
