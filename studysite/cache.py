@@ -36,8 +36,6 @@ from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from .diagnostics import Diagnostic, Location, Severity
-
 FORMAT = b"studysite-cache/4\n"
 SAVED = ("markdown", "history", "found", "ui_messages", "readings", "signatures")  # the parts of a BuildCache kept in its file
 CODE_ROOT = Path(__file__).resolve().parent
@@ -220,10 +218,24 @@ def write_checked(path: Path, write: Callable[[_Digesting], None]) -> None:
 
 
 def remove_temporary_files(path: Path) -> None:
-    """What writing a cache file left when its process was stopped."""
+    """What writing a cache file left when its process was stopped (write_checked names its
+    temporary file by the writer's process id: one still running, a build of the same
+    content beside this one, is left to finish)."""
     with contextlib.suppress(OSError):
         for stale in path.parent.glob(f"{path.name}.*.tmp"):
-            stale.unlink(missing_ok=True)
+            writer = stale.name.removeprefix(path.name + ".").removesuffix(".tmp")
+            if not (writer.isdigit() and _running(int(writer))):
+                stale.unlink(missing_ok=True)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: running
+        return True
+    return True
 
 
 def save_checked(path: Path, *values: object) -> None:
@@ -381,15 +393,3 @@ def _trusted(data: object, stamp: str) -> bool:
         and all(isinstance(v, list) and all(isinstance(t, str) for t in v) for v in lists_of_text)
         and all(isinstance(v, list) and len(v) == 5 and isinstance(v[4], str) for v in data["signatures"].values())
     )
-
-
-def diagnostics_to_json(diagnostics: list[Diagnostic]) -> list[list]:
-    return [[d.severity.value, d.location.path, d.location.line, d.location.column, d.code, d.message, d.hint, d.source_line] for d in diagnostics]
-
-
-def diagnostics_from_json(items: object) -> list[Diagnostic] | None:
-    """The diagnostics saved with a build, or None when they are not in the expected shape."""
-    try:
-        return [Diagnostic(Severity(s), Location(str(p), int(line), int(col)), str(c), str(m), str(h), str(src)) for s, p, line, col, c, m, h, src in items]
-    except (TypeError, ValueError):
-        return None

@@ -141,3 +141,15 @@ def did_you_mean(word: str, candidates) -> str:
     """A hint naming the closest candidate, or '' when nothing is close."""
     matches = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
     return f"did you mean '{matches[0]}'?" if matches else ""
+
+
+def diagnostics_to_json(diagnostics: list[Diagnostic]) -> list[list]:
+    return [[d.severity.value, d.location.path, d.location.line, d.location.column, d.code, d.message, d.hint, d.source_line] for d in diagnostics]
+
+
+def diagnostics_from_json(items: object) -> list[Diagnostic] | None:
+    """The diagnostics saved with a build, or None when they are not in the expected shape."""
+    try:
+        return [Diagnostic(Severity(s), Location(str(p), int(line), int(col)), str(c), str(m), str(h), str(src)) for s, p, line, col, c, m, h, src in items]
+    except (TypeError, ValueError):
+        return None

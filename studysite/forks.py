@@ -48,14 +48,21 @@ class Tasks:
     interleave, and its writing end is closed at once, so an empty pipe reads as its end."""
 
     SIZE = 4  # bytes a number
-    MOST = 4096  # numbers in all: their bytes fit in a pipe's buffer at once (16 KiB on macOS, 64 KiB on Linux)
+    MOST = 1024  # numbers in all: their 4 KiB fit in any pipe's buffer (one page, the least Linux gives a pipe)
 
     def __init__(self, count: int):
+        """OSError when the pipe cannot hold them all (its writer would wait for a reader)."""
         if not 0 <= count <= self.MOST:
             raise ValueError(f"between 0 and {self.MOST} tasks, not {count}")
+        numbers = b"".join(number.to_bytes(self.SIZE, "little") for number in range(count))
         self._reader, writer = os.pipe()
         try:
-            os.write(writer, b"".join(number.to_bytes(self.SIZE, "little") for number in range(count)))
+            os.set_blocking(writer, False)
+            if numbers and os.write(writer, numbers) != len(numbers):
+                raise OSError("a pipe too small for the tasks")
+        except OSError:
+            os.close(self._reader)
+            raise
         finally:
             os.close(writer)
 
@@ -69,6 +76,11 @@ class Tasks:
         """The numbers this process takes, until none is left."""
         while len(data := os.read(self._reader, self.SIZE)) == self.SIZE:
             yield int.from_bytes(data, "little")
+
+    def drain(self) -> None:
+        """Take every number left, so that the other processes stop after the one they have."""
+        for _ in self:
+            pass
 
 
 def share_out_work(works: Sequence[Callable[[], Result]]) -> list[Result]:

@@ -28,9 +28,9 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from . import contentpo
-from .cache import ALLOWED, BuildCache, cache_folder, diagnostics_from_json, diagnostics_to_json, load_checked, remove_temporary_files, save_checked, site_name
+from .cache import ALLOWED, BuildCache, cache_folder, load_checked, remove_temporary_files, save_checked, site_name
 from .contentpo import ContentCatalog, Coverage
-from .diagnostics import Diagnostic, Report
+from .diagnostics import Diagnostic, Report, diagnostics_from_json, diagnostics_to_json
 from .graph import Graph, terms_named
 from .inputs import Inputs
 from .keys import PageKeys, source_digest

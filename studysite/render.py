@@ -83,9 +83,9 @@ class OutputTextGenerator(CodeGenerator):
     or a {% set %} block's Markup result) escaping is Jinja's own."""
 
     def _output_child_pre(self, node, frame, finalize) -> None:
-        if frame.eval_ctx.autoescape and not frame.eval_ctx.volatile:
+        if frame.eval_ctx.autoescape and not frame.eval_ctx.volatile and finalize.src is None:
             self.write("environment.output_text(")
-        else:
+        else:  # Jinja's own, which also opens the call of an environment's finalize
             super()._output_child_pre(node, frame, finalize)
 
 

@@ -46,13 +46,16 @@ def render_pages(
             todo.append(Render(page, key, context))
     carried = len(pages) - len(todo)
     if jobs <= 1 or len(todo) < WORTH_A_FORK or not hasattr(os, "fork"):
-        _render_here(writer, renderer, todo, progress, carried)
-        for write in also:
-            write(writer)
+        _render_alone(writer, renderer, todo, also, progress, carried)
         return
     renderer.load_templates(item.page for item in todo)
     works = [*also, *(functools.partial(_render_here, renderer=renderer, todo=batch) for batch in batches_of(todo, Tasks.MOST - len(also)))]
-    with Tasks(len(works)) as tasks:
+    try:
+        tasks = Tasks(len(works))
+    except OSError:  # no queue for the workers: this process does it all
+        _render_alone(writer, renderer, todo, also, progress, carried)
+        return
+    with tasks:
         workers = [functools.partial(_take_works, writer, works, tasks) for _ in range(jobs - 1)]
         mine = functools.partial(_take_works, writer, works, tasks, progress, carried, jobs)  # the workers keep about the same pace
         for outcome in share_out_work([mine, *workers])[1:]:
@@ -66,6 +69,19 @@ class Render:
     page: Page
     key: str
     context: View | None  # made already for the key, or to be made
+
+
+def _render_alone(
+    writer: SiteWriter,
+    renderer: Renderer,
+    todo: list[Render],
+    also: Sequence[Callable[[SiteWriter], None]],
+    progress: Callable[[int], None] | None,
+    carried: int,
+) -> None:
+    _render_here(writer, renderer, todo, progress, carried)
+    for write in also:
+        write(writer)
 
 
 def _render_here(writer: SiteWriter, renderer: Renderer, todo: list[Render], progress: Callable[[int], None] | None = None, carried: int = 0) -> None:
@@ -115,10 +131,14 @@ def _take_works(
     is told, after each work, the pages done of all: carried over, or made here and, at the
     same pace, by the other workers."""
     before, changed = set(writer.written), writer.changed
-    for number in tasks:
-        works[number](writer)
-        if progress is not None:
-            progress(carried + (len(writer.written) - len(before)) * scale)
+    try:
+        for number in tasks:
+            works[number](writer)
+            if progress is not None:
+                progress(carried + (len(writer.written) - len(before)) * scale)
+    except BaseException:
+        tasks.drain()  # the build fails: the other workers stop after the work they have
+        raise
     written = {p: d for p, d in writer.written.items() if p not in before}
     return written, {p: writer.inputs[p] for p in written if p in writer.inputs}, writer.changed - changed
 

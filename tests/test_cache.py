@@ -95,7 +95,7 @@ def test_the_record_of_builds_is_written_once_the_output_is_in_place_and_stands_
     assert str((tmp_path / "site").resolve()) in build_cache.open_cache(content).builds
     assert "(0 files changed" in build(content, tmp_path / "site").out
     builds.unlink()
-    (cache_files()[0].parent / f"{cache_files()[0].name}.12345.tmp").write_bytes(b"half a cache")  # a save stopped midway
+    (cache_files()[0].parent / f"{cache_files()[0].name}.999999999.tmp").write_bytes(b"half a cache")  # a save stopped midway
     assert build_cache.open_cache(content).builds == {}
     again = build(content, tmp_path / "site")
     assert "(0 files changed" in again.out and builds.is_file()  # built again, the same bytes
@@ -200,3 +200,12 @@ def test_files_below_lists_files_not_links_to_folders(tmp_path):
     (tmp_path / "a/file-link").symlink_to(tmp_path / "top.txt")
     assert files_below(tmp_path) == {"a/b/page.html", "top.txt", "elsewhere/hidden.html", "a/file-link"}
     assert files_below(tmp_path / "missing") == set()
+
+
+def test_a_temporary_cache_file_is_removed_only_when_its_writer_is_gone(tmp_path):
+    cache = tmp_path / "site-x.pickle"
+    running, gone = tmp_path / f"site-x.pickle.{os.getpid()}.tmp", tmp_path / "site-x.pickle.999999999.tmp"
+    for path in (running, gone):
+        path.write_bytes(b"being written")
+    build_cache.remove_temporary_files(cache)
+    assert running.is_file() and not gone.exists()  # a build of the same content beside this one is left to finish

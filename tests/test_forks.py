@@ -36,6 +36,12 @@ def test_tasks_are_each_taken_once_by_whichever_process_asks_first():
         Tasks(Tasks.MOST + 1)
 
 
+def test_a_pipe_that_cannot_hold_every_task_is_refused(monkeypatch):
+    monkeypatch.setattr("studysite.forks.os.write", lambda fd, data: len(data) - Tasks.SIZE)
+    with pytest.raises(OSError):
+        Tasks(10)
+
+
 def test_a_failing_child_is_raised_in_the_parent_once_all_have_ended():
     def child_fails():
         raise ValueError("bad item")

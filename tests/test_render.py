@@ -53,3 +53,9 @@ def test_a_sites_own_macros_may_read_the_pages_values(make_content, tmp_path):
     assert result.status == 0, result.err
     page = next((tmp_path / "site/nl/questions").glob("*/index.html"))
     assert f'data-on="nl/questions/{page.parent.name}/"' in page.read_text(encoding="utf-8")  # the breadcrumb's link, made by m.link
+
+
+def test_an_environment_that_finalizes_values_still_compiles_and_escapes():
+    environment = make_environment([], NullTranslations(), "nl")
+    environment.finalize = lambda value: "" if value is None else value
+    assert environment.from_string("{{ a }}|{{ b }}").render(a="<i>", b=None) == "&lt;i&gt;|"

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from studysite.rendering import Render, batches_of
+import os
+import time
+from types import SimpleNamespace
+
+import pytest
+
+from studysite.forks import Tasks, share_out_work
+from studysite.rendering import Render, _take_works, batches_of
 from studysite.viewtypes import Page
 
 
@@ -20,3 +27,46 @@ def test_batches_hold_every_page_once_each_work_group_whole_and_the_largest_come
         for group in {item.page.work_group for item in todo(500)} - {""}:
             assert sum(any(item.page.work_group == group for item in batch) for batch in batches) == 1
     assert max(len(batch) for batch in batches_of(todo(500)) if not batch[0].page.work_group) <= 16  # pages of no group: small batches
+
+
+def test_without_a_queue_for_the_workers_one_process_renders_everything(tmp_path, monkeypatch):
+    from conftest import SAMPLE_CONTENT
+
+    from studysite import pipeline, rendering
+
+    def build(out):
+        pipeline.build(pipeline.Options(content_dir=SAMPLE_CONTENT, out_dir=out, search=False, jobs=2))
+        return {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file() and p.name != ".studysite"}
+
+    monkeypatch.setenv("STUDYSITE_CACHE_DIR", str(tmp_path / "cache-a"))
+    shared = build(tmp_path / "shared")
+
+    class NoQueue(rendering.Tasks):
+        def __init__(self, count: int):
+            raise OSError("a pipe too small for the tasks")
+
+    monkeypatch.setattr(rendering, "Tasks", NoQueue)
+    monkeypatch.setenv("STUDYSITE_CACHE_DIR", str(tmp_path / "cache-b"))
+    assert build(tmp_path / "alone") == shared
+
+
+def test_a_worker_that_fails_takes_what_is_left_so_the_others_stop_soon():
+    parent = os.getpid()
+    done: list[int] = []
+
+    def work(number: int):
+        def do(writer) -> None:
+            if os.getpid() != parent:
+                raise ValueError("a template error, say")
+            done.append(number)
+            time.sleep(0.01)
+
+        return do
+
+    def writer():
+        return SimpleNamespace(written={}, inputs={}, changed=0)
+
+    works = [work(number) for number in range(200)]
+    with Tasks(len(works)) as tasks, pytest.raises(RuntimeError, match="a template error"):
+        share_out_work([lambda: _take_works(writer(), works, tasks), lambda: _take_works(writer(), works, tasks)])
+    assert len(done) < 100  # the parent stopped soon after the child failed, not at the end of the queue
