@@ -176,7 +176,8 @@ class SiteWriter:
         self.written: dict[str, str] = {}
         self.inputs: dict[str, str] = {}
         self.changed = 0
-        self._folders: set[Path] = set()
+        self._temp = os.fspath(self.temp_dir)
+        self._folders: set[str] = set()
 
     def __enter__(self) -> SiteWriter:
         remove_stale_temp_folders(self.out_dir)
@@ -189,10 +190,6 @@ class SiteWriter:
         if self.temp_dir.exists():
             shutil.rmtree(self.temp_dir)
 
-    def _target(self, path: str) -> Path:
-        self._check(path)
-        return self.temp_dir / path
-
     def _check(self, path: str) -> None:
         parts = [part for part in path.split("/") if part not in ("", ".")]
         if path.startswith("/") or ".." in parts or not parts or path in (MARKER, TEMP_MARKER):
@@ -202,15 +199,16 @@ class SiteWriter:
 
     def write(self, path: str, data: bytes, key: str = "") -> None:
         """Write a file; key, for a rendered page, names everything its bytes came from."""
-        target = self._target(path)
+        self._check(path)
         digest = _digest(data)
         if key:
             self.inputs[path] = key
         self.written[path] = digest
         if self.previous.files.get(path) == digest and self._link_previous(path):
             return
-        self._make_folder(target.parent)
-        target.write_bytes(data)
+        target = f"{self._temp}/{path}"
+        self._make_folder(target.rpartition("/")[0])
+        _write_file(target, data)
         self.changed += 1
 
     def reuse(self, path: str, key: str) -> bool:
@@ -235,17 +233,24 @@ class SiteWriter:
             self.inputs[path] = key
         return True
 
-    def _make_folder(self, folder: Path) -> None:
+    def _make_folder(self, folder: str) -> None:
+        """A folder of the temporary folder, made once (its parent is there already, but for
+        a page's first folder)."""
         if folder not in self._folders:
-            folder.mkdir(parents=True, exist_ok=True)
+            try:
+                os.mkdir(folder)
+            except FileExistsError:
+                pass
+            except FileNotFoundError:
+                os.makedirs(folder, exist_ok=True)
             self._folders.add(folder)
 
     def _link_previous(self, path: str) -> bool:
         if self.in_place:  # the file stays where it is
             present = self.previous.present
             return path in present if present is not None else os.path.isfile(self.out_dir / path)
-        target = self.temp_dir / path
-        self._make_folder(target.parent)
+        target = f"{self._temp}/{path}"
+        self._make_folder(target.rpartition("/")[0])
         try:
             os.link(self.out_dir / path, target)
         except OSError:
@@ -255,7 +260,7 @@ class SiteWriter:
     def merge(self, written: dict[str, str], inputs: dict[str, str], changed: int) -> None:
         """Take over what a render worker wrote into this writer's temporary folder."""
         for path in written:
-            self._target(path)  # the same guards as for a write of our own
+            self._check(path)  # the same guards as for a write of our own
         self.written.update(written)
         self.inputs.update(inputs)
         self.changed += changed
@@ -308,6 +313,21 @@ class SiteWriter:
             _remove_empty_folders((self.out_dir / path).parent, self.out_dir)
         _write_manifest(self.out_dir, self.written, self.inputs, self.temp_dir)
         (self.out_dir / PENDING).unlink(missing_ok=True)
+
+
+_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+
+
+def _write_file(path: str, data: bytes) -> None:
+    """A new file of these bytes, written by the os calls themselves: a Path's write_bytes
+    makes a file object for each of a site's thousands of files."""
+    descriptor = os.open(path, _NEW_FILE, 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(descriptor, view) :]
+    finally:
+        os.close(descriptor)
 
 
 def _remove_empty_folders(folder: Path, root: Path) -> None:
