@@ -59,3 +59,27 @@ def test_an_environment_that_finalizes_values_still_compiles_and_escapes():
     environment = make_environment([], NullTranslations(), "nl")
     environment.finalize = lambda value: "" if value is None else value
     assert environment.from_string("{{ a }}|{{ b }}").render(a="<i>", b=None) == "&lt;i&gt;|"
+
+
+MACRO_CALLS = (
+    "{% macro pair(a, b='-', c=none) %}[{{ a }}{{ b }}{{ c }}]{% endmacro %}"
+    "{% macro rest() %}({{ varargs|join(',') }}{{ kwargs|dictsort }}){% endmacro %}"
+    "{% macro framed(x) %}<{{ x }}:{{ caller() }}>{% endmacro %}"
+    "{% macro own(caller=none) %}{{ caller }}{% endmacro %}"
+    "{{ pair(v) }}{{ pair(v, v) }}{{ pair(v, c=v) }}{{ pair(a=v) }}"
+    "{{ rest(1, v) }}{{ rest(k=v) }}{% call framed(v) %}in {{ v }}{% endcall %}"
+    "{{ own(v) }}{% for item in [v] %}{{ pair(item, loop.index) }}{% endfor %}"
+    "{% set block %}{{ pair(v) }}{% endset %}{{ block }}{{ pair(v)|length }}"
+)
+
+
+@pytest.mark.parametrize("value", ["<b>&</b>", Markup("<i>safe</i>")], ids=repr)
+def test_macros_are_called_as_jinja_calls_them(value):
+    """PageContext's way into a macro called with positional arguments only gives what
+    Jinja's own gives, in every other kind of call too: defaults, keywords, varargs, caller."""
+    environment, jinjas = make_environment([], NullTranslations(), "nl"), make_environment([], NullTranslations(), "nl")
+    jinjas.context_class = jinja2.runtime.Context
+    assert environment.from_string(MACRO_CALLS).render(v=value) == jinjas.from_string(MACRO_CALLS).render(v=value)
+    assert "[" + str(escape(value)) + "-None]" in environment.from_string(MACRO_CALLS).render(v=value)
+    with pytest.raises(TypeError):  # too many arguments still fail
+        environment.from_string("{% macro one(a) %}{{ a }}{% endmacro %}{{ one(1, 2) }}").render()
