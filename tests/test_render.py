@@ -68,18 +68,45 @@ MACRO_CALLS = (
     "{% macro own(caller=none) %}{{ caller }}{% endmacro %}"
     "{{ pair(v) }}{{ pair(v, v) }}{{ pair(v, c=v) }}{{ pair(a=v) }}"
     "{{ rest(1, v) }}{{ rest(k=v) }}{% call framed(v) %}in {{ v }}{% endcall %}"
-    "{{ own(v) }}{% for item in [v] %}{{ pair(item, loop.index) }}{% endfor %}"
+    "{{ own(v) }}{% for item in [v] %}{{ pair(item, loop.index) }}{{ loop.cycle(1, 2) }}{% endfor %}"
     "{% set block %}{{ pair(v) }}{% endset %}{{ block }}{{ pair(v)|length }}"
+    "{{ plain(v) }}{{ plain(v, end=v) }}{{ method(v) }}{{ with_context(v) }}{{ with_eval_context(v) }}{{ with_environment(v) }}"
 )
 
 
+class Shouter:
+    def shout(self, text):
+        return f"{text}!"
+
+
+CALLABLES = {
+    "plain": lambda text, end="": f"<{text}{end}>",
+    "method": Shouter().shout,
+    "with_context": jinja2.pass_context(lambda context, text: f"{context['v'] == text}"),
+    "with_eval_context": jinja2.pass_eval_context(lambda eval_context, text: f"{eval_context.autoescape}{text}"),
+    "with_environment": jinja2.pass_environment(lambda environment, text: f"{environment.autoescape}{text}"),
+}
+
+
 @pytest.mark.parametrize("value", ["<b>&</b>", Markup("<i>safe</i>")], ids=repr)
-def test_macros_are_called_as_jinja_calls_them(value):
-    """PageContext's way into a macro called with positional arguments only gives what
-    Jinja's own gives, in every other kind of call too: defaults, keywords, varargs, caller."""
+def test_macros_and_functions_are_called_as_jinja_calls_them(value):
+    """PageContext's way into a macro called with positional arguments only, or into a
+    function that takes no context, gives what Jinja's own gives, in every other kind of
+    call too: defaults, keywords, varargs, caller, pass_context and its kin."""
     environment, jinjas = make_environment([], NullTranslations(), "nl"), make_environment([], NullTranslations(), "nl")
     jinjas.context_class = jinja2.runtime.Context
-    assert environment.from_string(MACRO_CALLS).render(v=value) == jinjas.from_string(MACRO_CALLS).render(v=value)
-    assert "[" + str(escape(value)) + "-None]" in environment.from_string(MACRO_CALLS).render(v=value)
+    assert environment.from_string(MACRO_CALLS).render(v=value, **CALLABLES) == jinjas.from_string(MACRO_CALLS).render(v=value, **CALLABLES)
+    assert "[" + str(escape(value)) + "-None]" in environment.from_string(MACRO_CALLS).render(v=value, **CALLABLES)
     with pytest.raises(TypeError):  # too many arguments still fail
         environment.from_string("{% macro one(a) %}{{ a }}{% endmacro %}{{ one(1, 2) }}").render()
+
+
+def test_a_function_that_stops_iteration_gives_undefined_as_in_jinja():
+    def stop():
+        raise StopIteration
+
+    for context_class in (None, jinja2.runtime.Context):
+        environment = make_environment([], NullTranslations(), "nl")
+        environment.context_class = context_class or environment.context_class
+        with pytest.raises(jinja2.UndefinedError, match="StopIteration"):
+            environment.from_string("{{ stop() }}").render(stop=stop)
