@@ -27,8 +27,8 @@ import zipfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import genanki
 import jinja2
 
 from . import urls
@@ -39,6 +39,18 @@ from .markup import ContentHtml
 from .model import Content, answer_letter
 from .viewtypes import DeckSummary
 from .write import Manifest, SiteWriter
+
+if TYPE_CHECKING:
+    import genanki
+
+
+def _genanki():
+    """genanki, imported where a package is planned or made: the processes aside, not the
+    start of every build (it brings asyncio, some 30 ms)."""
+    import genanki
+
+    return genanki
+
 
 CARD_TEMPLATES = "anki/cards.html"
 UNTRANSLATED_TAG = "untranslated"
@@ -80,7 +92,7 @@ class DeckPlan:
     @property
     def key(self) -> str:
         """A digest of the plan, to carry the package over when nothing changed."""
-        digest = hashlib.sha256(f"{genanki.__version__}{(self.language, self.path, self.site_key, self.models, self.decks)!r}".encode())
+        digest = hashlib.sha256(f"{_genanki().__version__}{(self.language, self.path, self.site_key, self.models, self.decks)!r}".encode())
         for note in self.notes:  # note by note: the repr of a whole deck would be a large string
             digest.update(repr(note).encode())
         return digest.hexdigest()
@@ -204,7 +216,7 @@ def term_field_name(term_language: str) -> str:
 
 
 def question_notes(source: DeckSource, lg: LanguageGraph, title: str, cards) -> list[DeckNote]:
-    content, language, notes = source.content, lg.edition.language, []
+    content, language, notes, guid_for = source.content, lg.edition.language, [], _genanki().guid_for
     for topic_id, text_lang in lg.edition.topics.items():
         topic_title = content.topics[topic_id].texts[text_lang].title
         for question_id in lg.questions_by_topic[topic_id]:
@@ -221,20 +233,20 @@ def question_notes(source: DeckSource, lg: LanguageGraph, title: str, cards) -> 
                 link,
             )
             tags = (UNTRANSLATED_TAG,) if shown != language else ()
-            guid = genanki.guid_for(content.site.base_url, language, "question", question_id)
+            guid = guid_for(content.site.base_url, language, "question", question_id)
             notes.append(DeckNote("question", f"{title}::{topic_title}", guid, fields, tags, source.modified(question.location.path)))
     return notes
 
 
 def term_notes(source: DeckSource, lg: LanguageGraph, deck: str) -> list[DeckNote]:
-    content, language, notes = source.content, lg.edition.language, []
+    content, language, notes, guid_for = source.content, lg.edition.language, [], _genanki().guid_for
     term_language = content.site.term_language
     for term_id, shown in sorted(lg.edition.terms.items(), key=lambda item: content.terms[item[0]].texts[item[1]].term.casefold()):
         term = content.terms[term_id]
         other = term.texts[term_language].term if term_language in term.texts and term_language != language else ""
         fields = (term.texts[shown].term, other, source.content_html.terms.get((term_id, shown), ""))
         tags = (UNTRANSLATED_TAG,) if shown != language else ()
-        guid = genanki.guid_for(content.site.base_url, language, "term", term_id)
+        guid = guid_for(content.site.base_url, language, "term", term_id)
         notes.append(DeckNote("term", deck, guid, fields, tags, source.modified(term.location.path)))
     return notes
 
@@ -243,6 +255,7 @@ def write_package(plan: DeckPlan) -> bytes:
     """The .apkg bytes of a plan: a zip holding the SQLite collection and an empty media list.
     genanki writes the collection's schema, decks and note types; the notes and cards are
     inserted here at once, with their final ids and times (genanki inserts them one by one)."""
+    genanki = _genanki()
     models = {
         kind: genanki.Model(
             stable_id(plan.site_key, plan.language, kind, *m.fields),

@@ -24,8 +24,6 @@ import traceback
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-import watchfiles
-
 from . import pipeline, urls
 from .cache import BuildCache, open_cache
 from .diagnostics import ContentError, Report, built_summary, plural, print_failure, print_report
@@ -304,6 +302,8 @@ def serve(options: pipeline.Options, port: int) -> int:
     threading.Thread(target=server.serve_forever, daemon=True).start()
     print(f"Serving {options.out_dir} at http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C to stop)", flush=True)
     folders = [folder for folder in options.source_folders if folder.is_dir()]
+    import watchfiles  # here, not at the start of every command
+
     try:
         for changes in watchfiles.watch(*folders, debounce=DEBOUNCE_MS, step=STEP_MS):
             rebuilds.after_edit([Path(path) for _change, path in changes])

@@ -15,8 +15,6 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 
-from latex2mathml.converter import convert
-
 MATHML_NS = "http://www.w3.org/1998/Math/MathML"
 ELEMENTS = {
     "math", "mrow", "mi", "mn", "mo", "ms", "mtext", "mspace", "msub", "msup", "msubsup", "munder", "mover", "munderover",
@@ -84,6 +82,8 @@ def to_mathml(tex: str, display: bool = False) -> str:
         raise TexError(tex, "the formula is empty")
     _check_braces(tex)
     source = tex.replace("<", _LESS).replace(">", _GREATER)
+    from latex2mathml.converter import convert  # here, not at every build's start (some 20 ms): most sites hold no math
+
     try:
         converted = convert(source, display="block" if display else "inline")
     except Exception as error:  # latex2mathml raises bare exception classes named after the problem
