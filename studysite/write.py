@@ -206,9 +206,7 @@ class SiteWriter:
         self.written[path] = digest
         if self.previous.files.get(path) == digest and self._link_previous(path):
             return
-        target = f"{self._temp}/{path}"
-        self._make_folder(target.rpartition("/")[0])
-        _write_file(target, data)
+        _write_file(self._place_for(path), data)
         self.changed += 1
 
     def reuse(self, path: str, key: str) -> bool:
@@ -233,9 +231,11 @@ class SiteWriter:
             self.inputs[path] = key
         return True
 
-    def _make_folder(self, folder: str) -> None:
-        """A folder of the temporary folder, made once (its parent is there already, but for
-        a page's first folder)."""
+    def _place_for(self, path: str) -> str:
+        """Where a site file goes in the temporary folder, its folder made (once: it is there
+        already for the other files beside it)."""
+        target = f"{self._temp}/{path}"
+        folder = target.rpartition("/")[0]
         if folder not in self._folders:
             try:
                 os.mkdir(folder)
@@ -244,15 +244,14 @@ class SiteWriter:
             except FileNotFoundError:
                 os.makedirs(folder, exist_ok=True)
             self._folders.add(folder)
+        return target
 
     def _link_previous(self, path: str) -> bool:
         if self.in_place:  # the file stays where it is
             present = self.previous.present
             return path in present if present is not None else os.path.isfile(self.out_dir / path)
-        target = f"{self._temp}/{path}"
-        self._make_folder(target.rpartition("/")[0])
         try:
-            os.link(self.out_dir / path, target)
+            os.link(self.out_dir / path, self._place_for(path))
         except OSError:
             return False
         return True
