@@ -16,6 +16,7 @@ import contextlib
 import functools
 import gc
 import http.server
+import itertools
 import json
 import sys
 import threading
@@ -38,6 +39,7 @@ DEBOUNCE_MS = 20  # the longest a burst of file events is gathered
 STEP_MS = 5  # the quiet after an event that ends a burst
 SWITCH_SECONDS = 0.0005  # how long a busy thread keeps Python before the server thread may answer a request (default 5 ms)
 QUIET_SECONDS = 1.0  # the build that follows quick edits waits for a pause this long
+WAKE_MS = 50  # with no file event, the watcher hands back control this often (the first time: it is set up)
 BUILT, FAILED, SUPERSEDED = "built", "failed", "superseded"  # how a build in serve ended
 
 
@@ -293,6 +295,7 @@ def serve(options: pipeline.Options, port: int) -> int:
     options = replace(options, base_url=f"http://127.0.0.1:{port}/", live_reload=True)
     cache, state = open_cache(options.content_dir), LiveState()
     sys.setswitchinterval(SWITCH_SECONDS)
+    changes = watch(options)  # before the first build: an edit saved while it runs is not lost
     rebuilds = Rebuilds(options, cache, state)
     rebuilds.start()  # when the first build fails, the previous site (if any) is served with the problems
     rebuilds.options = replace(options, jobs=1)  # later rebuilds render few pages; no forking beside the server thread
@@ -301,14 +304,22 @@ def serve(options: pipeline.Options, port: int) -> int:
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
     print(f"Serving {options.out_dir} at http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C to stop)", flush=True)
-    folders = [folder for folder in options.source_folders if folder.is_dir()]
-    import watchfiles  # here, not at the start of every command
-
     try:
-        for changes in watchfiles.watch(*folders, debounce=DEBOUNCE_MS, step=STEP_MS):
-            rebuilds.after_edit([Path(path) for _change, path in changes])
+        for changed in changes:
+            rebuilds.after_edit([Path(path) for _change, path in changed])
     except KeyboardInterrupt:
         print("Stopped.")
     finally:
         server.shutdown()
     return 0
+
+
+def watch(options: pipeline.Options):
+    """The sets of changed sources, from a watcher already set up when this returns; the
+    events that come while a build runs are kept for the next set."""
+    import watchfiles  # here, not at the start of every command
+
+    folders = [folder for folder in options.source_folders if folder.is_dir()]
+    events = watchfiles.watch(*folders, debounce=DEBOUNCE_MS, step=STEP_MS, rust_timeout=WAKE_MS, yield_on_timeout=True)
+    first = next(events)  # the watcher is set up before anything is yielded, even a timeout
+    return (changed for changed in itertools.chain([first], events) if changed)

@@ -32,12 +32,19 @@ def free_port() -> int:
 class Server:
     """A `build.py serve` process and the server-sent events it pushes."""
 
-    def __init__(self, content: Path, out: Path):
+    def __init__(self, content: Path, out: Path, while_building=None):
+        """while_building: called once the first build has read the sources and writes pages."""
         self.port = free_port()
         self.out = out
         command = [sys.executable, "build.py", "serve", "--content", str(content), "--out", str(out), "--port", str(self.port)]
         self.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         self.events: queue.Queue[tuple[str, str]] = queue.Queue()
+        if while_building is not None:
+            writing = out.parent / f".{out.name}.tmp-{self.process.pid}"
+            while not writing.exists():
+                assert self.process.poll() is None and not out.exists(), "the first build ended unseen"
+                time.sleep(0.002)
+            while_building()
         self.get("/nl/")
         threading.Thread(target=self._listen, daemon=True).start()
 
@@ -121,6 +128,19 @@ def test_an_edit_is_pushed_a_problem_shown_and_cleared_and_the_result_equals_a_c
     pipeline.build(options)
     served = {p.relative_to(server.out): p.read_bytes() for p in server.out.rglob("*") if p.is_file() and p.name != ".studysite"}
     assert served == {p.relative_to(clean): p.read_bytes() for p in clean.rglob("*") if p.is_file() and p.name != ".studysite"}
+
+
+def test_an_edit_saved_while_the_first_build_runs_is_served(make_content, tmp_path):
+    question = make_content() / "questions/gpu-role.yaml"
+    original = question.read_text(encoding="utf-8")
+    started = Server(question.parent.parent, tmp_path / "site", lambda: question.write_text(original.replace("Rekenen", "Snel rekenen"), encoding="utf-8"))
+    try:
+        deadline = time.monotonic() + 30
+        while "Snel rekenen" not in started.get("/nl/questions/gpu-role/"):
+            assert time.monotonic() < deadline, "the edit was lost"
+            time.sleep(0.05)
+    finally:
+        started.stop()
 
 
 def test_the_open_pages_reload_when_they_changed_or_a_style_or_script_did():
