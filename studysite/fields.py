@@ -80,13 +80,14 @@ class Table:
     def __init__(self, model: type, *fields: Field):
         self.model = model
         self.fields = fields
+        self._by_name = {f.name: f for f in fields}  # looked up for every key of every record
 
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(f.name for f in self.fields)
 
     def field(self, name: str) -> Field | None:
-        return next((f for f in self.fields if f.name == name), None)
+        return self._by_name.get(name)
 
     def build(self, values: dict, **given):
         """The model from the values read and the given ones; None when a field without a
