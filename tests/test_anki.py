@@ -6,13 +6,13 @@ import json
 import shutil
 import sqlite3
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 import pytest
 from conftest import SAMPLE_CONTENT, run_cli
 
-from studysite.anki import stable_id
+from studysite.anki import DeckNote, DeckPlan, stable_id
 
 LANGUAGES = ("nl", "fr")
 
@@ -198,3 +198,11 @@ def test_stable_ids_stay_in_their_range():
     ids = [stable_id("https://example.org/", str(n)) for n in range(200)]
     assert all((1 << 30) <= i < (1 << 31) for i in ids) and len(set(ids)) == 200
     assert stable_id("a", "b") == stable_id("a", "b") != stable_id("a", "c")
+
+
+def test_a_plan_key_tells_apart_plans_that_differ_in_any_part_of_any_note():
+    note = DeckNote("question", "Site::Topic", "guid", ("stem", "choices"), ("tag",), 1700000000)
+    plan = DeckPlan("nl", "nl/downloads/site-nl.apkg", "https://example.org/", {}, ("Site",), (note,))
+    others = {replace(note, **{part.name: value}) for part, value in zip(fields(DeckNote), ("term", "Site::Other", "guid2", ("stem",), (), 1), strict=True)}
+    keys = {plan.key, *(replace(plan, notes=(other,)).key for other in others)}
+    assert len(keys) == 1 + len(fields(DeckNote)) and replace(plan).key == plan.key
