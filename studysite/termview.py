@@ -5,10 +5,11 @@ TermPage is the part of views.ViewBuilder that makes the term page's view model 
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from markupsafe import Markup
 
@@ -36,19 +37,39 @@ def sentences(text: str) -> list[str]:
     return [s for s in found if s]
 
 
-def names_term(text: str, folded_names: Sequence[str]) -> bool:
-    folded = text.casefold()
-    return any(name in folded for name in folded_names)
+@dataclass(frozen=True)
+class PlainQuestion:
+    """A question's stem and its explanation's sentences as plain text; and, to look for
+    a term's names in them, the stem casefolded and the sentences casefolded and joined by
+    NUL (which no text holds, so no name found spans two), with where each begins."""
+
+    stem: str
+    sentences: tuple[str, ...]
+    folded_stem: str
+    folded_sentences: str
+    starts: tuple[int, ...]
+
+    @classmethod
+    def of(cls, stem: str, explanation: str) -> PlainQuestion:
+        stem, found = " ".join(stem.split()), tuple(sentences(explanation))
+        folded = [sentence.casefold() for sentence in found]
+        starts = tuple(itertools.accumulate((len(sentence) + 1 for sentence in folded[:-1]), initial=0)) if folded else ()
+        return cls(stem, found, stem.casefold(), "\0".join(folded), starts)
+
+    def first_sentence_naming(self, folded_names: Sequence[str]) -> int | None:
+        """The number of the explanation's first sentence that names the term, if any."""
+        found = [at for name in folded_names if (at := self.folded_sentences.find(name)) >= 0]
+        return bisect.bisect_right(self.starts, min(found)) - 1 if found else None
 
 
-def mention(stem: str, explanation: Sequence[str], names: Sequence[str]) -> tuple[tuple[int, int], str]:
+def mention(question: PlainQuestion, names: Sequence[str]) -> tuple[tuple[int, int], str]:
     """How early a question names the term: (0, 0) in its stem, else (1, n) in its
     explanation's sentence n, else (2, 0); and the sentence it is quoted by: the
     explanation's first that names the term, else the stem."""
     folded = [name.casefold() for name in names if name]
-    number = next((n for n, sentence in enumerate(explanation) if names_term(sentence, folded)), None)
-    quoted = stem if number is None else explanation[number]
-    if names_term(stem, folded):
+    number = question.first_sentence_naming(folded)
+    quoted = question.stem if number is None else question.sentences[number]
+    if any(name in question.folded_stem for name in folded):
         return (0, 0), quoted
     return ((2, 0) if number is None else (1, number)), quoted
 
@@ -98,17 +119,15 @@ class TermPage:
         first is the term's key question."""
         text = self.content.terms[term_id].texts[lg.edition.terms[term_id]]
         names = [text.term, *text.aliases]
-        mentions = [(*mention(*self._plain_question(q, lg.edition.questions[q]), names), q) for q in lg.questions_by_term[term_id]]
+        mentions = [(*mention(self._plain_question(q, lg.edition.questions[q]), names), q) for q in lg.questions_by_term[term_id]]
         mentions.sort(key=lambda item: item[0])  # stable: questions named equally early keep their order
         return [(question_id, quoted) for _, quoted, question_id in mentions]
 
-    def _plain_question(self, question_id: str, text_lang: str) -> tuple[str, tuple[str, ...]]:
-        """A question's stem and its explanation's sentences as plain text, made once: every
-        term the question uses looks for itself in them."""
+    def _plain_question(self, question_id: str, text_lang: str) -> PlainQuestion:
+        """A question's plain text, made once: every term the question uses looks for itself in it."""
         key = (question_id, text_lang)
         if key not in self._plain_questions:
-            explanation = plain_text(self.content_html.questions[key].explanation)
-            self._plain_questions[key] = (" ".join(self._plain_stem(question_id, text_lang).split()), tuple(sentences(explanation)))
+            self._plain_questions[key] = PlainQuestion.of(self._plain_stem(question_id, text_lang), plain_text(self.content_html.questions[key].explanation))
         return self._plain_questions[key]
 
     def _key_question(self, lg: LanguageGraph, question_id: str, term_id: str) -> QuestionBody:
@@ -121,8 +140,14 @@ class TermPage:
         return replace(body, choices=choices, explanation=explanation)
 
     def _cut_link(self, lg: LanguageGraph, question_id: str):
-        link = self.question_link(lg, question_id)
-        return replace(link, label=cut_stem(link.label))
+        """The link to a question with its stem cut, made once per build: each question is
+        listed on the page of every term it uses."""
+        key = (lg.edition.language, "questions", question_id, "cut")  # as _record_link's keys: forgotten when the question is edited
+        link = self._links.get(key)
+        if link is None:
+            link = self.question_link(lg, question_id)
+            link = self._links[key] = replace(link, label=cut_stem(link.label))
+        return link
 
     def _quoted(self, lg: LanguageGraph, question_id: str, sentence: str) -> Text:
         """The sentence a question is quoted by on a term page, cut when long."""

@@ -60,7 +60,7 @@ class ViewBuilder(termview.TermPage, siteviews.SitePages):
         self._links: dict[tuple, Link] = {}
         self._sorted_terms: dict[str, list[tuple[str, Link]]] = {}
         self._linked_questions: dict[tuple[str, str], tuple[Markup, ...]] = {}
-        self._plain_questions: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {}
+        self._plain_questions: dict[tuple[str, str], termview.PlainQuestion] = {}
         self._plain_stems: dict[tuple[str, str], str] = {}
 
     def with_edits(self, content: Content, content_html: ContentHtml, edited: Mapping[str, Collection[str]]) -> ViewBuilder:

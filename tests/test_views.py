@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from conftest import SAMPLE_CONTENT
 
-from studysite import pipeline, viewtypes
+from studysite import pipeline, termview, viewtypes
 from studysite.diagnostics import Report
 
 TEMPLATE_VIEWS = {
@@ -93,3 +93,14 @@ def test_a_terms_key_question_links_the_other_terms_of_its_answer_and_explanatio
     assert '<a class="term" href="../../glossary/parallel/">Parallel</a>' in question.answer.html
     assert "glossary/gpu/" not in question.answer.html + question.explanation  # the page's own term is not linked
     assert question.choices[0].html == "Niets"
+
+
+def test_a_term_is_quoted_by_the_first_sentence_naming_it_and_ranked_by_where():
+    question = termview.PlainQuestion.of("What does a  GPU do?", "It computes. The gpu draws frames! Ｇ。A GPU again.")
+    assert question.sentences == ("It computes.", "The gpu draws frames!", "Ｇ。", "A GPU again.")
+    assert termview.mention(question, ["GPU"]) == ((0, 0), "The gpu draws frames!")
+    assert termview.mention(question, ["frames", "again"]) == ((1, 1), "The gpu draws frames!")
+    assert termview.mention(question, ["again", ""]) == ((1, 3), "A GPU again.")
+    assert termview.mention(question, ["Ｇ"]) == ((1, 2), "Ｇ。")
+    assert termview.mention(question, ["CPU"]) == ((2, 0), "What does a GPU do?")
+    assert termview.PlainQuestion.of("Q", "").first_sentence_naming(["q"]) is None
