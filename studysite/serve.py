@@ -22,6 +22,7 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -314,7 +315,7 @@ def serve(options: pipeline.Options, port: int) -> int:
     return 0
 
 
-def watch(options: pipeline.Options):
+def watch(options: pipeline.Options) -> Iterator[set[tuple[object, str]]]:
     """The sets of changed sources, from a watcher already set up when this returns; the
     events that come while a build runs are kept for the next set."""
     import watchfiles  # here, not at the start of every command
