@@ -33,7 +33,7 @@ import jinja2
 
 from . import urls
 from .forks import Aside
-from .graph import Graph, LanguageGraph
+from .graph import Edition, LanguageGraph, build_edition, topic_questions
 from .i18n import language_name
 from .markup import ContentHtml
 from .model import Content, answer_letter
@@ -146,15 +146,16 @@ def file_times(content_dir: Path) -> Callable[[str], int]:
 
 class Decks:
     """Every language's package, begun in processes aside as soon as this is made, so
-    that the build goes on meanwhile; write() takes them. A package whose plan did not
-    change is not made again. Leaving the with block stops what write() did not take."""
+    that the build goes on meanwhile (they need the records and their HTML, not the
+    graph); write() takes them. A package whose plan did not change is not made again.
+    Leaving the with block stops what write() did not take."""
 
-    def __init__(self, previous: Manifest, source: DeckSource, graph: Graph, environments: Mapping[str, jinja2.Environment], jobs: int = 1):
-        self.source, self.graph, self.environments = source, graph, environments
+    def __init__(self, previous: Manifest, source: DeckSource, environments: Mapping[str, jinja2.Environment], jobs: int = 1):
+        self.source, self.environments = source, environments
         # at most jobs children, each making its share of the languages' packages in turn
-        languages, children = list(graph.languages.values()), max(1, jobs)
+        languages, children = list(source.content.site.languages), max(1, jobs)
         self._shares = [languages[index::children] for index in range(min(len(languages), children))]
-        self._aside = Aside([functools.partial(self._make_each, previous, share) for share in self._shares], jobs)
+        self._aside = Aside([functools.partial(self._make_each, previous, share) for share in self._shares], jobs, background=True)
 
     def __enter__(self) -> Decks:
         return self
@@ -162,36 +163,37 @@ class Decks:
     def __exit__(self, *exc_info) -> None:
         self._aside.__exit__(*exc_info)
 
-    def _plan(self, lg: LanguageGraph) -> DeckPlan:
-        return plan_deck(self.source, lg, self.environments[lg.edition.language])
+    def _plan(self, language: str) -> DeckPlan:
+        return plan_deck(self.source, language, self.environments[language])
 
-    def _make(self, previous: Manifest, lg: LanguageGraph) -> tuple[str, str, bytes | None]:
+    def _make(self, previous: Manifest, language: str) -> tuple[str, str, bytes | None]:
         """The package's path, key and bytes (None: the previous package is the same)."""
-        plan = self._plan(lg)
+        plan = self._plan(language)
         key = plan.key
         same = previous.inputs.get(plan.path) == key and plan.path in previous.files
         return plan.path, key, None if same else write_package(plan)
 
-    def _make_each(self, previous: Manifest, share: list[LanguageGraph]) -> list[tuple[str, str, bytes | None]]:
-        return [self._make(previous, lg) for lg in share]
+    def _make_each(self, previous: Manifest, share: list[str]) -> list[tuple[str, str, bytes | None]]:
+        return [self._make(previous, language) for language in share]
 
     def write(self, writer: SiteWriter) -> None:
         """The packages into the writer; one whose plan did not change is carried over unwritten."""
         made = {
-            lg.edition.language: result
+            language: result
             for share, results in zip(self._shares, self._aside.results(), strict=True)
-            for lg, result in zip(share, results, strict=True)
+            for language, result in zip(share, results, strict=True)
         }
-        for lg in self.graph.languages.values():
-            path, key, package = made[lg.edition.language]
+        for language in self.source.content.site.languages:
+            path, key, package = made[language]
             if package is None and writer.reuse(path, key):
                 continue
-            writer.write(path, package if package is not None else write_package(self._plan(lg)), key)
+            writer.write(path, package if package is not None else write_package(self._plan(language)), key)
 
 
-def plan_deck(source: DeckSource, lg: LanguageGraph, environment: jinja2.Environment) -> DeckPlan:
-    """The notes, sub-decks and note types of one language's deck."""
-    content, language = source.content, lg.edition.language
+def plan_deck(source: DeckSource, language: str, environment: jinja2.Environment) -> DeckPlan:
+    """The notes, sub-decks and note types of one language's deck: the records its site
+    edition shows (graph.build_edition)."""
+    content, edition = source.content, build_edition(source.content, language)
     site, title = content.site, source.site_title(language)
     cards = environment.get_template(CARD_TEMPLATES).module
     term_language = site.term_language
@@ -206,7 +208,7 @@ def plan_deck(source: DeckSource, lg: LanguageGraph, environment: jinja2.Environ
             str(cards.css()),
         ),
     }
-    notes = [*question_notes(source, lg, title, cards), *term_notes(source, lg, f"{title}::{cards.glossary()}")]
+    notes = [*question_notes(source, edition, title, cards), *term_notes(source, edition, f"{title}::{cards.glossary()}")]
     decks = (title, *dict.fromkeys(note.deck for note in notes))
     return DeckPlan(language, deck_path(source.site_title(site.default_language), language), site.base_url, models, decks, tuple(notes))
 
@@ -216,12 +218,13 @@ def term_field_name(term_language: str) -> str:
     return f"{language_name(term_language, 'en')} name" if term_language else "Other name"
 
 
-def question_notes(source: DeckSource, lg: LanguageGraph, title: str, cards) -> list[DeckNote]:
-    content, language, notes, guid_for = source.content, lg.edition.language, [], _genanki().guid_for
-    for topic_id, text_lang in lg.edition.topics.items():
+def question_notes(source: DeckSource, edition: Edition, title: str, cards) -> list[DeckNote]:
+    content, language, notes, guid_for = source.content, edition.language, [], _genanki().guid_for
+    by_topic = topic_questions(content, edition)
+    for topic_id, text_lang in edition.topics.items():
         topic_title = content.topics[topic_id].texts[text_lang].title
-        for question_id in lg.questions_by_topic[topic_id]:
-            question, shown = content.questions[question_id], lg.edition.questions[question_id]
+        for question_id in by_topic[topic_id]:
+            question, shown = content.questions[question_id], edition.questions[question_id]
             html = source.content_html.questions[(question_id, shown)]
             letters = [answer_letter(i) for i in range(len(html.choices))]
             link = urls.absolute(content.site.base_url, urls.record("questions", language, question_id))
@@ -239,10 +242,10 @@ def question_notes(source: DeckSource, lg: LanguageGraph, title: str, cards) -> 
     return notes
 
 
-def term_notes(source: DeckSource, lg: LanguageGraph, deck: str) -> list[DeckNote]:
-    content, language, notes, guid_for = source.content, lg.edition.language, [], _genanki().guid_for
+def term_notes(source: DeckSource, edition: Edition, deck: str) -> list[DeckNote]:
+    content, language, notes, guid_for = source.content, edition.language, [], _genanki().guid_for
     term_language = content.site.term_language
-    for term_id, shown in sorted(lg.edition.terms.items(), key=lambda item: content.terms[item[0]].texts[item[1]].term.casefold()):
+    for term_id, shown in sorted(edition.terms.items(), key=lambda item: content.terms[item[0]].texts[item[1]].term.casefold()):
         term = content.terms[term_id]
         other = term.texts[term_language].term if term_language in term.texts and term_language != language else ""
         fields = (term.texts[shown].term, other, source.content_html.terms.get((term_id, shown), ""))

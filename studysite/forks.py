@@ -7,6 +7,7 @@ functions; share_out_work's works return all they did (the render workers, what 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gc
 import os
@@ -93,20 +94,26 @@ def share_out_work(works: Sequence[Callable[[], Result]]) -> list[Result]:
         return [first, *aside.results()]
 
 
+BACKGROUND_NICENESS = 10  # a background child's: it takes a core the build's own chain of work leaves free
+
+
 class Aside:
     """Works started in forked children now, their results taken later: the parent goes on
     with other work meanwhile. With one job (or no fork), results() does the works itself.
+    background: the children yield the processor to the build's other processes (the
+    decks and the saved cache, which nothing waits for until the end, should not slow the
+    model and the pages, which everything else waits for).
 
     Leaving the with block without taking the results stops the children and waits for them."""
 
-    def __init__(self, works: Sequence[Callable[[], Result]], jobs: int = 2):
+    def __init__(self, works: Sequence[Callable[[], Result]], jobs: int = 2, background: bool = False):
         self._works = list(works)
         self._children: list[tuple[int, int]] = []
         if jobs > 1 and hasattr(os, "fork") and self._works:
             frozen = gc.get_freeze_count()  # the build's model, frozen already (CollectorSpared): it stays so
             gc.freeze()  # keep the collector off the shared objects, so children copy fewer pages
             try:
-                self._children = [_fork(work) for work in self._works]
+                self._children = [_fork(work, background) for work in self._works]
             finally:
                 if not frozen:
                     gc.unfreeze()
@@ -143,7 +150,7 @@ class Aside:
         return results
 
 
-def _fork(work: Callable[[], object]) -> tuple[int, int]:
+def _fork(work: Callable[[], object], background: bool = False) -> tuple[int, int]:
     reader, sender = os.pipe()
     pid = os.fork()
     if pid:
@@ -152,6 +159,9 @@ def _fork(work: Callable[[], object]) -> tuple[int, int]:
     os.close(reader)
     status = 1
     try:
+        if background:
+            with contextlib.suppress(OSError):
+                os.nice(BACKGROUND_NICENESS)
         try:
             outcome: object = work()
         except (ContentError, OSError) as error:

@@ -149,15 +149,22 @@ def terms_named(matcher: TermMatcher, fragments: tuple[str, ...]) -> tuple[set[s
     return {term_id for _, _, term_id in mentions}, mentions
 
 
+def topic_questions(content: Content, edition: Edition) -> dict[str, tuple[str, ...]]:
+    """The questions an edition shows on each of its topics, in the topic's order."""
+    by_topic: dict[str, list[str]] = {topic: [] for topic in edition.topics}
+    for question_id in edition.questions:
+        by_topic[content.questions[question_id].topic].append(question_id)
+    return {topic: tuple(questions) for topic, questions in by_topic.items()}
+
+
 def _language_graph(content: Content, edition: Edition, found_terms) -> LanguageGraph:
-    questions_by_topic: dict[str, list[str]] = {topic: [] for topic in edition.topics}
+    questions_by_topic = topic_questions(content, edition)
     comparisons_by_topic: dict[str, list[str]] = {topic: [] for topic in edition.topics}
     terms_by_question: dict[str, tuple[str, ...]] = {}
     questions_by_term: dict[str, list[str]] = {term: [] for term in edition.terms}
     term_order = {term: index for index, term in enumerate(edition.terms)}
     for question_id, lang in edition.questions.items():
         question = content.questions[question_id]
-        questions_by_topic[question.topic].append(question_id)
         used = (set(question.terms) | found_terms(question_id, lang)) & edition.terms.keys()
         terms_by_question[question_id] = tuple(sorted(used, key=term_order.__getitem__))
         for term_id in terms_by_question[question_id]:
@@ -172,7 +179,7 @@ def _language_graph(content: Content, edition: Edition, found_terms) -> Language
     more_questions = {question_id: following for questions in questions_by_topic.values() for question_id, following in following_questions(questions).items()}
     return LanguageGraph(
         edition=edition,
-        questions_by_topic={k: tuple(v) for k, v in questions_by_topic.items()},
+        questions_by_topic=questions_by_topic,
         comparisons_by_topic={k: tuple(v) for k, v in comparisons_by_topic.items()},
         terms_by_question=terms_by_question,
         questions_by_term={k: tuple(v) for k, v in questions_by_term.items()},

@@ -150,14 +150,21 @@ def load(options: Options, report: Report, cache: BuildCache | None = None, inpu
     return plan_pages(read_site(options, report, cache, inputs), report)
 
 
-def read_site(options: Options, report: Report, cache: BuildCache | None = None, inputs: Inputs | None = None) -> ReadSite:
+TextsReady = Callable[[Content, ContentHtml], None]  # told the records and their HTML before the graph is made
+
+
+def read_site(
+    options: Options, report: Report, cache: BuildCache | None = None, inputs: Inputs | None = None, texts_ready: TextsReady | None = None
+) -> ReadSite:
     """Phase one up to the pages: read, validate and cross-reference the content; or, given
     the build cache and the inputs, bring the previous build's model up to date, when it can be."""
     model = None
     if cache is not None and inputs is not None:
         model = kept.model_after_edits(options.content_dir, model_settings(options, cache), inputs, report, cache)
+        if model is not None and texts_ready is not None:
+            texts_ready(model.content, model.content_html)
     if model is None:
-        model = read_model(options, report, cache, inputs)
+        model = read_model(options, report, cache, inputs, texts_ready)
     locales, coverage = options.layered("locales"), model.coverage
     return ReadSite(model, TranslationStatus(model.blocks, model.content, options.content_dir, options.layered("templates"), locales, coverage, cache))
 
@@ -167,7 +174,7 @@ def model_settings(options: Options, cache: BuildCache) -> str:
     return f"{build_settings(options)}\0{cache.stamp}"
 
 
-def read_model(options: Options, report: Report, cache: BuildCache | None = None, inputs: Inputs | None = None) -> Model:
+def read_model(options: Options, report: Report, cache: BuildCache | None = None, inputs: Inputs | None = None, texts_ready: TextsReady | None = None) -> Model:
     """Every content file read, validated and cross-referenced; their text converted."""
     base_url = urls.normalize_base_url(options.base_url) if options.base_url else ""
     jobs = options.jobs or available_cpus()
@@ -182,6 +189,8 @@ def read_model(options: Options, report: Report, cache: BuildCache | None = None
     content, coverage = contentpo.apply_translations(content, catalogs, report)
     report.raise_if_errors()
     content_html = convert_texts(content, report, cache, jobs)
+    if texts_ready is not None:
+        texts_ready(content, content_html)
     graph = build_graph(content, content_html, jobs, cache)
     blocks, sources = record_blocks(readings, content), source_digests(content, graph)
     return Model(content, content_html, graph, blocks, coverage, catalogs, supplied, tuple(report.diagnostics), sources)
@@ -222,25 +231,26 @@ def _build(options: Options, cache: BuildCache | None, guard: CommitGuard | None
         return BuildResult(unchanged["pages"], 0, unchanged["languages"], time.perf_counter() - started, unchanged["report"])
     previous = check_output_folder(options.out_dir, options.source_folders)
     report = Report(strict=options.strict)
-    read = read_site(options, report, cache, inputs)
-    assets = collect_assets(options.layered("static"))
-    renderer = make_renderer(options, read.content, report, assets)
-    report.raise_if_errors()
-    with start_decks(options, read, renderer, previous) or nullcontext() as decks:  # aside while the pages are planned and rendered
-        loaded = plan_pages(read, report)
-        loaded.statuses.all()  # for the status pages: worked out once, before render workers fork
-        collector.model_made()
-        page_keys = record_page_keys(read.model, inputs_key(renderer.made_from, (renderer.site, loaded.content.site)), loaded.pages)
-        keep = functools.partial(kept.keep, options.content_dir, model_settings(options, cache), inputs, read.model, loaded.pages, page_keys)
-        # the model and the cache are saved aside while the pages are rendered (the record
-        # of this build, once its output is in place: remember_build)
-        with Aside([keep, cache.save], options.jobs or available_cpus()) as keeping, SiteWriter(options.out_dir, previous, in_place=True) as writer:
-            write_site(writer, options, loaded, renderer, page_keys, assets, started, decks)
-            built = BuiltSite(options, loaded, renderer, page_keys, dict(writer.written), dict(writer.inputs))
-            with guard(built) if guard is not None else nullcontext():
-                writer.commit()
-                remember_build(cache, options.out_dir, inputs.digest, len(loaded.pages), len(loaded.content.site.languages), report)
-            keeping.results()
+    with EarlyStart(options, previous, report, collect_assets(options.layered("static"))) as early:
+        read = read_site(options, report, cache, inputs, early.begin)
+        renderer, decks, assets = early.renderer, early.decks, early.assets
+        report.raise_if_errors()
+        read.statuses.all()  # for the status pages: worked out once, before render workers fork (and kept in the cache)
+        # the cache, then the model, are saved aside while the pages are planned and
+        # rendered (the record of this build, once its output is in place: remember_build)
+        with Aside([cache.save], options.jobs or available_cpus(), background=True) as saving:
+            loaded = plan_pages(read, report)
+            collector.model_made()
+            page_keys = record_page_keys(read.model, inputs_key(renderer.made_from, (renderer.site, loaded.content.site)), loaded.pages)
+            keep = functools.partial(kept.keep, options.content_dir, model_settings(options, cache), inputs, read.model, loaded.pages, page_keys)
+            with Aside([keep], options.jobs or available_cpus(), background=True) as keeping, SiteWriter(options.out_dir, previous, in_place=True) as writer:
+                write_site(writer, options, loaded, renderer, page_keys, assets, started, decks)
+                built = BuiltSite(options, loaded, renderer, page_keys, dict(writer.written), dict(writer.inputs))
+                with guard(built) if guard is not None else nullcontext():
+                    writer.commit()
+                    remember_build(cache, options.out_dir, inputs.digest, len(loaded.pages), len(loaded.content.site.languages), report)
+                keeping.results()
+            saving.results()
     changed = frozenset(path for path in {*writer.written, *previous.files} if writer.written.get(path) != previous.files.get(path))
     return BuildResult(len(loaded.pages), writer.changed, len(loaded.content.site.languages), time.perf_counter() - started, report, built, changed)
 
@@ -253,12 +263,34 @@ def record_page_keys(model: Model, inputs: str, pages: list[Page]) -> PageKeys:
     return PageKeys(inputs, model.sources, keys.of_record_pages(pages))
 
 
-def start_decks(options: Options, read: ReadSite, renderer: Renderer, previous: Manifest) -> anki.Decks | None:
-    """The decks, begun aside (None for a preview, which keeps the previous ones)."""
-    if options.preview:
-        return None
-    source = anki.DeckSource(read.content, read.content_html, anki.file_times(options.content_dir))
-    return anki.Decks(previous, source, read.graph, renderer.environments, options.jobs or available_cpus())
+class EarlyStart:
+    """What a build begins as soon as the records' texts are converted (begin, told by
+    read_site): the renderer, and the decks in processes aside (none for a preview, which
+    keeps the previous ones), made while the graph and the pages are. Leaving the with
+    block stops the decks that were not taken."""
+
+    def __init__(self, options: Options, previous: Manifest, report: Report, assets: dict):
+        self.options, self.previous, self.report, self.assets = options, previous, report, assets
+        self._renderer: Renderer | None = None
+        self.decks: anki.Decks | None = None
+
+    def __enter__(self) -> EarlyStart:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        if self.decks is not None:
+            self.decks.__exit__(*exc_info)
+
+    def begin(self, content: Content, content_html: ContentHtml) -> None:
+        self._renderer = make_renderer(self.options, content, self.report, self.assets)
+        if not self.options.preview:
+            source = anki.DeckSource(content, content_html, anki.file_times(self.options.content_dir))
+            self.decks = anki.Decks(self.previous, source, self._renderer.environments, self.options.jobs or available_cpus())
+
+    @property
+    def renderer(self) -> Renderer:
+        assert self._renderer is not None, "begun by read_site"
+        return self._renderer
 
 
 def write_site(

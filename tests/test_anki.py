@@ -194,6 +194,29 @@ def test_a_deck_is_rebuilt_only_when_its_records_change_and_then_updates_notes(t
     assert (old["id"], old["guid"]) == (changed[0]["id"], changed[0]["guid"]) and changed[0]["mod"] >= old["mod"]
 
 
+def test_the_decks_are_begun_before_the_graph_is_made(monkeypatch, tmp_path: Path):
+    """They need the records and their HTML alone: made aside while the terms are found
+    and the pages planned, not after."""
+    from studysite import anki, pipeline
+
+    events, make_decks, make_graph = [], anki.Decks.__init__, pipeline.build_graph
+
+    def decks_begun(self, *args, **kwargs):
+        events.append("decks")
+        make_decks(self, *args, **kwargs)
+
+    def graph_made(*args, **kwargs):
+        events.append("graph")
+        return make_graph(*args, **kwargs)
+
+    monkeypatch.setattr(anki.Decks, "__init__", decks_begun)
+    monkeypatch.setattr(pipeline, "build_graph", graph_made)
+    shutil.copytree(SAMPLE_CONTENT, tmp_path / "content")
+    assert run_cli("build", "--content", tmp_path / "content", "--out", tmp_path / "site", "--no-search").status == 0
+    assert events == ["decks", "graph"]
+    assert all(read_deck(deck_file(tmp_path / "site", lang), tmp_path).notes for lang in LANGUAGES)
+
+
 def test_stable_ids_stay_in_their_range():
     ids = [stable_id("https://example.org/", str(n)) for n in range(200)]
     assert all((1 << 30) <= i < (1 << 31) for i in ids) and len(set(ids)) == 200

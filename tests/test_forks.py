@@ -8,7 +8,7 @@ import os
 import pytest
 
 from studysite.diagnostics import ContentError, Diagnostic, Location, Severity
-from studysite.forks import WORTH_A_FORK, Aside, Tasks, map_in_forks, share_out_work
+from studysite.forks import BACKGROUND_NICENESS, WORTH_A_FORK, Aside, Tasks, map_in_forks, share_out_work
 
 
 def test_a_map_in_forks_equals_the_map_in_order():
@@ -66,6 +66,13 @@ def test_work_set_aside_runs_while_the_parent_goes_on():
     assert pids_meanwhile == parent and child_pid != parent and two == 2
     with Aside([lambda: os.getpid()], jobs=1) as aside:  # one job: done here, when asked for
         assert aside.results() == [parent]
+
+
+def test_work_set_aside_in_the_background_yields_the_processor_and_the_parent_keeps_its_priority():
+    parent = os.nice(0)
+    with Aside([lambda: os.nice(0)], jobs=2, background=True) as background, Aside([lambda: os.nice(0)], jobs=2) as foreground:
+        assert background.results() == [min(19, parent + BACKGROUND_NICENESS)] and foreground.results() == [parent]
+    assert os.nice(0) == parent
 
 
 def test_work_set_aside_and_never_taken_is_stopped_and_reaped():
