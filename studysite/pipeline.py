@@ -7,7 +7,6 @@ import functools
 import hashlib
 import os
 import re
-import shutil
 import time
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager, nullcontext
@@ -313,7 +312,7 @@ def write_site(
     writer.write(".nojekyll", b"")
     write_offline_files(writer, loaded, renderer)
     if options.search and not options.preview:
-        index_search(writer, options.out_dir, previous, content.site.languages, options.jobs or available_cpus())
+        search.index_site(writer, options.out_dir, previous, content.site.languages, options.jobs or available_cpus())
 
 
 def write_sitemaps(writer: SiteWriter, renderer: Renderer, pages: list[Page]) -> None:
@@ -341,7 +340,6 @@ def write_offline_files(writer: SiteWriter, loaded: LoadedSite, renderer: Render
 
 
 SITEMAP_FILE = re.compile(r"sitemap(-\d+)?\.xml")
-INDEX_BEHIND = "behind"  # the manifest's key of a search index file kept by a preview though its pages changed
 
 
 def made_after_the_pages(path: str) -> bool:
@@ -353,53 +351,12 @@ def made_after_the_pages(path: str) -> bool:
 def keep_made_after_the_pages(writer: SiteWriter, previous: Manifest) -> None:
     """The previous build's decks, search index and sitemaps, carried over as they are (a
     preview); an index whose pages changed is marked behind, so the next build remakes it."""
-    behind = languages_to_index(writer, previous)
+    behind = search.languages_to_index(writer, previous)
     for path in previous.files:
         if path.startswith(urls.SEARCH_INDEX_FOLDER + "/"):
-            writer.carry_over(path, INDEX_BEHIND if path.split("/")[1] in behind else "")
+            writer.carry_over(path, search.INDEX_BEHIND if path.split("/")[1] in behind else "")
         elif made_after_the_pages(path):
             writer.carry_over(path)
-
-
-def languages_to_index(writer: SiteWriter, previous: Manifest) -> set[str]:
-    """The languages whose indexed pages changed since the previous build (in it or by quick
-    edits since), or whose index a preview kept though they had."""
-    written, old = writer.written, previous.files
-    changed = {path.split("/", 1)[0] for path in set(written) | set(old) if search.is_indexed(path) and written.get(path) != old.get(path)}
-    changed |= {path.split("/", 1)[0] for path in previous.pending if search.is_indexed(path)}
-    behind = {path.split("/")[1] for path, key in previous.inputs.items() if key == INDEX_BEHIND and path.startswith(urls.SEARCH_INDEX_FOLDER + "/")}
-    return changed | behind
-
-
-def index_search(writer: SiteWriter, out_dir: Path, previous: Manifest, languages: tuple[str, ...], jobs: int) -> None:
-    """A search index per language: the previous one when none of the language's indexed
-    pages changed and it is all there, else a new one made by Pagefind (jobs at once)."""
-    written, old, changed = writer.written, previous.files, languages_to_index(writer, previous)
-    indexes, gathered = [], []
-    try:
-        for language in languages:
-            prefix = urls.search_index_folder(language) + "/"
-            index = [path for path in old if path.startswith(prefix)]
-            if language not in changed and index and all((out_dir / path).is_file() for path in index):
-                for path in index:
-                    writer.carry_over(path)
-                continue
-            site_dir = writer.temp_dir  # every page is in the temporary folder, unless the build is in place
-            if writer.in_place:
-                pages = {
-                    p: writer.temp_dir / p if (writer.temp_dir / p).is_file() else out_dir / p
-                    for p in written
-                    if p.startswith(language + "/") and search.is_indexed(p)
-                }
-                site_dir = writer.temp_dir / f".search-pages-{language}"  # inside the temporary folder, so an interrupted build leaves nothing
-                gathered.append(site_dir)
-                search.gather_pages(pages, site_dir)
-            indexes.append(search.LanguageIndex(language, site_dir, writer.temp_dir / urls.search_index_folder(language)))
-        search.index_languages(indexes, jobs)
-    finally:
-        for folder in gathered:
-            shutil.rmtree(folder, ignore_errors=True)
-    writer.record_extra_files()
 
 
 def build_settings(options: Options) -> str:

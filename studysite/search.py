@@ -26,8 +26,10 @@ from pathlib import Path
 from typing import IO
 
 from . import urls
+from .write import Manifest, SiteWriter
 
 ENTRY_FILE = "pagefind-entry.json"
+INDEX_BEHIND = "behind"  # the manifest's key of a search index file kept by a preview though its pages changed
 INDEXED_FOLDERS = tuple(urls.KIND_FOLDERS[kind] for kind in ("questions", "glossary", "topics", "comparisons"))
 _INDEXED_PAGE = re.compile(rf"[^/]+/(?:{'|'.join(INDEXED_FOLDERS)})/[^/]+/index\.html")
 
@@ -117,3 +119,44 @@ def _make_deterministic(entry_file: Path) -> None:
     builds of the same input are byte-identical."""
     data = json.loads(entry_file.read_text(encoding="utf-8"))
     entry_file.write_text(json.dumps(data, sort_keys=True, separators=(",", ":")), encoding="utf-8")
+
+
+def languages_to_index(writer: SiteWriter, previous: Manifest) -> set[str]:
+    """The languages whose indexed pages changed since the previous build (in it or by quick
+    edits since), or whose index a preview kept though they had."""
+    written, old = writer.written, previous.files
+    changed = {path.split("/", 1)[0] for path in set(written) | set(old) if is_indexed(path) and written.get(path) != old.get(path)}
+    changed |= {path.split("/", 1)[0] for path in previous.pending if is_indexed(path)}
+    behind = {path.split("/")[1] for path, key in previous.inputs.items() if key == INDEX_BEHIND and path.startswith(urls.SEARCH_INDEX_FOLDER + "/")}
+    return changed | behind
+
+
+def index_site(writer: SiteWriter, out_dir: Path, previous: Manifest, languages: tuple[str, ...], jobs: int) -> None:
+    """A search index per language: the previous one when none of the language's indexed
+    pages changed and it is all there, else a new one made by Pagefind (jobs at once)."""
+    written, old, changed = writer.written, previous.files, languages_to_index(writer, previous)
+    indexes, gathered = [], []
+    try:
+        for language in languages:
+            prefix = urls.search_index_folder(language) + "/"
+            index = [path for path in old if path.startswith(prefix)]
+            if language not in changed and index and all((out_dir / path).is_file() for path in index):
+                for path in index:
+                    writer.carry_over(path)
+                continue
+            site_dir = writer.temp_dir  # every page is in the temporary folder, unless the build is in place
+            if writer.in_place:
+                pages = {
+                    p: writer.temp_dir / p if (writer.temp_dir / p).is_file() else out_dir / p
+                    for p in written
+                    if p.startswith(language + "/") and is_indexed(p)
+                }
+                site_dir = writer.temp_dir / f".search-pages-{language}"  # inside the temporary folder, so an interrupted build leaves nothing
+                gathered.append(site_dir)
+                gather_pages(pages, site_dir)
+            indexes.append(LanguageIndex(language, site_dir, writer.temp_dir / urls.search_index_folder(language)))
+        index_languages(indexes, jobs)
+    finally:
+        for folder in gathered:
+            shutil.rmtree(folder, ignore_errors=True)
+    writer.record_extra_files()
