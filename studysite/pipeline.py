@@ -229,20 +229,20 @@ def _build(options: Options, cache: BuildCache | None, guard: CommitGuard | None
     if unchanged is not None:
         return BuildResult(unchanged["pages"], 0, unchanged["languages"], time.perf_counter() - started, unchanged["report"])
     previous = check_output_folder(options.out_dir, options.source_folders)
-    report = Report(strict=options.strict)
-    with EarlyStart(options, previous, report, collect_assets(options.layered("static"))) as early:
+    report, assets, jobs = Report(strict=options.strict), collect_assets(options.layered("static")), options.jobs or available_cpus()
+    with EarlyStart(options, previous, report, assets) as early:
         read = read_site(options, report, cache, inputs, early.begin)
-        renderer, decks, assets = early.renderer, early.decks, early.assets
+        renderer, decks = early.renderer, early.decks
         report.raise_if_errors()
         read.statuses.all()  # for the status pages: worked out once, before render workers fork (and kept in the cache)
         # the cache, then the model, are saved aside while the pages are planned and
         # rendered (the record of this build, once its output is in place: remember_build)
-        with Aside([cache.save], options.jobs or available_cpus(), background=True) as saving:
+        with Aside([cache.save], jobs, background=True) as saving:
             loaded = plan_pages(read, report)
             collector.model_made()
             page_keys = record_page_keys(read.model, inputs_key(renderer.made_from, (renderer.site, loaded.content.site)), loaded.pages)
             keep = functools.partial(kept.keep, options.content_dir, model_settings(options, cache), inputs, read.model, loaded.pages, page_keys)
-            with Aside([keep], options.jobs or available_cpus(), background=True) as keeping, SiteWriter(options.out_dir, previous, in_place=True) as writer:
+            with Aside([keep], jobs, background=True) as keeping, SiteWriter(options.out_dir, previous, in_place=True) as writer:
                 write_site(writer, options, loaded, renderer, page_keys, assets, started, decks)
                 built = BuiltSite(options, loaded, renderer, page_keys, dict(writer.written), dict(writer.inputs))
                 with guard(built) if guard is not None else nullcontext():
