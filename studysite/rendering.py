@@ -98,7 +98,8 @@ BATCH = 16  # pages of no work group taken at once: few enough to even out the p
 
 def batches_of(todo: list[Render], most: int = Tasks.MOST) -> list[list[Render]]:
     """The pages in batches for the workers to take, each work group (a topic's questions
-    and practice page, which show the same linked text) whole in one batch, the largest
+    and practice page, which show the same linked text; a language's term pages, which
+    read the same questions' sentences) whole in one batch, the largest
     batches first, so that the last ones taken are small; `most` batches at the most."""
     groups: dict[str, list[Render]] = {}
     alone: list[Render] = []

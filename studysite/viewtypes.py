@@ -47,7 +47,7 @@ class Page:
     description: str = ""  # the meta description: the record's own text, else the site's description
     fallbacks: frozenset[str] = frozenset()  # languages whose version shows another language's text
     keyed_by_sources: bool = False  # its view model reads nothing but its sources and the site
-    work_group: str = ""  # pages that share work (a topic's questions and its practice page) are rendered by one process
+    work_group: str = ""  # pages that share work (a topic's questions and its practice page; a language's term pages) are rendered by one process
     record: str = ""  # a record page's record (a practice page's topic): the id it is planned again by
 
 

@@ -29,6 +29,28 @@ def test_batches_hold_every_page_once_each_work_group_whole_and_the_largest_come
     assert max(len(batch) for batch in batches_of(todo(500)) if not batch[0].page.work_group) <= 16  # pages of no group: small batches
 
 
+def test_a_language_s_term_pages_are_rendered_by_one_process_and_a_topic_s_questions_with_its_practice_page():
+    """They read the same texts (a term page quotes the sentences of every question using
+    the term), which a process works out once for all the pages it renders."""
+    from conftest import SAMPLE_CONTENT
+
+    from studysite import pipeline
+    from studysite.diagnostics import Report
+
+    pages = pipeline.load(pipeline.Options(content_dir=SAMPLE_CONTENT, search=False), Report()).pages
+    batches = batches_of([Render(page, "", None) for page in pages])
+
+    def batches_holding(chosen) -> int:
+        return sum(any(chosen(item.page) for item in batch) for batch in batches)
+
+    for language in ("nl", "fr"):
+        assert batches_holding(lambda page: page.template == "term.html" and page.language == language) == 1
+        topics = {page.record for page in pages if page.template == "practice.html" and page.language == language}
+        for topic in topics:
+            assert batches_holding(lambda page: page.language == language and page.work_group == f"{language}/{topic}") == 1
+        assert {page.template for page in pages if page.work_group == f"{language}/{min(topics)}"} == {"question.html", "practice.html"}
+
+
 def test_without_a_queue_for_the_workers_one_process_renders_everything(tmp_path, monkeypatch):
     from conftest import SAMPLE_CONTENT
 
