@@ -40,14 +40,17 @@ def test_a_language_s_term_pages_are_rendered_by_one_process_and_a_topic_s_quest
     pages = pipeline.load(pipeline.Options(content_dir=SAMPLE_CONTENT, search=False), Report()).pages
     batches = batches_of([Render(page, "", None) for page in pages])
 
-    def batches_holding(chosen) -> int:
+    def batches_holding(language: str, template: str = "", work_group: str = "") -> int:
+        def chosen(page) -> bool:
+            return page.language == language and (page.template == template if template else page.work_group == work_group)
+
         return sum(any(chosen(item.page) for item in batch) for batch in batches)
 
     for language in ("nl", "fr"):
-        assert batches_holding(lambda page: page.template == "term.html" and page.language == language) == 1
+        assert batches_holding(language, template="term.html") == 1
         topics = {page.record for page in pages if page.template == "practice.html" and page.language == language}
         for topic in topics:
-            assert batches_holding(lambda page: page.language == language and page.work_group == f"{language}/{topic}") == 1
+            assert batches_holding(language, work_group=f"{language}/{topic}") == 1
         assert {page.template for page in pages if page.work_group == f"{language}/{min(topics)}"} == {"question.html", "practice.html"}
 
 
