@@ -78,3 +78,19 @@ def test_requirements_txt_holds_the_locked_versions_with_their_hashes():
     committed = (ROOT / "requirements.txt").read_text(encoding="utf-8")
     assert committed.split("\n", 2)[2] == exported, "requirements.txt lags behind uv.lock: run bash scripts/lock"  # less uv's header
     assert "jinja2==" in committed and "--hash=sha256:" in committed
+
+
+def test_the_build_backend_of_the_editable_install_is_pinned_too():
+    """uv.lock lists what is installed, not what builds Studysite itself: the setuptools
+    that does is pinned in tool.uv (recorded in the lock's manifest), within build-system's range."""
+    import tomllib
+
+    from packaging.specifiers import SpecifierSet
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    lock = tomllib.loads((ROOT / "uv.lock").read_text(encoding="utf-8"))
+    (pinned,) = project["tool"]["uv"]["build-constraint-dependencies"]
+    name, version = pinned.split("==")
+    assert lock["manifest"]["build-constraints"] == [{"name": name, "specifier": f"=={version}"}]
+    (required,) = project["build-system"]["requires"]
+    assert required.startswith(name) and version in SpecifierSet(required[len(name) :])
