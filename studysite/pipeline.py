@@ -50,6 +50,11 @@ class Options:
     preview: bool = False  # serve's quick rebuild: pages only; decks, search index and sitemaps are kept as they were
 
     @property
+    def processes(self) -> int:
+        """How many processes the build shares its work among: --jobs, or the CPUs it may use."""
+        return self.jobs or available_cpus()
+
+    @property
     def site_root(self) -> Path:
         """The folder holding the site's content/ and, optionally, its own templates/, static/, locales/."""
         return self.content_dir.resolve().parent
@@ -176,7 +181,7 @@ def model_settings(options: Options, cache: BuildCache) -> str:
 def read_model(options: Options, report: Report, cache: BuildCache | None = None, inputs: Inputs | None = None, texts_ready: TextsReady | None = None) -> Model:
     """Every content file read, validated and cross-referenced; their text converted."""
     base_url = urls.normalize_base_url(options.base_url) if options.base_url else ""
-    jobs = options.jobs or available_cpus()
+    jobs = options.processes
     digests, listing = (inputs.files, inputs.listed.get(options.content_dir)) if inputs is not None else (None, None)
     site, readings = read_content(options.content_dir, report, base_url, cache, digests, jobs, listing)
     po_catalogs = contentpo.read_content_catalogs(options.site_root / "locales", report)
@@ -229,7 +234,7 @@ def _build(options: Options, cache: BuildCache | None, guard: CommitGuard | None
     if unchanged is not None:
         return BuildResult(unchanged["pages"], 0, unchanged["languages"], time.perf_counter() - started, unchanged["report"])
     previous = check_output_folder(options.out_dir, options.source_folders)
-    report, assets, jobs = Report(strict=options.strict), collect_assets(options.layered("static")), options.jobs or available_cpus()
+    report, assets, jobs = Report(strict=options.strict), collect_assets(options.layered("static")), options.processes
     with EarlyStart(options, previous, report, assets) as early:
         read = read_site(options, report, cache, inputs, early.begin)
         renderer, decks = early.renderer, early.decks
@@ -284,7 +289,7 @@ class EarlyStart:
         self._renderer = make_renderer(self.options, content, self.report, self.assets)
         if not self.options.preview:
             source = anki.DeckSource(content, content_html, anki.file_times(self.options.content_dir))
-            self.decks = anki.Decks(self.previous, source, self._renderer.environments, self.options.jobs or available_cpus())
+            self.decks = anki.Decks(self.previous, source, self._renderer.environments, self.options.processes)
 
     @property
     def renderer(self) -> Renderer:
@@ -300,7 +305,7 @@ def write_site(
     content, previous = loaded.content, writer.previous
     progress = Progress("Rendering pages", len(loaded.pages), started)
     sitemaps = [] if decks is None else [functools.partial(write_sitemaps, renderer=renderer, pages=loaded.pages)]
-    render_pages(writer, renderer, loaded.pages, options.jobs or available_cpus(), page_keys, progress.show, also=sitemaps)
+    render_pages(writer, renderer, loaded.pages, options.processes, page_keys, progress.show, also=sitemaps)
     progress.clear()
     for path, data in assets.values():
         writer.write(path, data)
@@ -312,7 +317,7 @@ def write_site(
     writer.write(".nojekyll", b"")
     write_offline_files(writer, loaded, renderer)
     if options.search and not options.preview:
-        search.index_site(writer, options.out_dir, previous, content.site.languages, options.jobs or available_cpus())
+        search.index_site(writer, options.out_dir, previous, content.site.languages, options.processes)
 
 
 def write_sitemaps(writer: SiteWriter, renderer: Renderer, pages: list[Page]) -> None:

@@ -351,7 +351,8 @@ class ViewBuilder(termview.TermPage, siteviews.SitePages):
             f"glossary:{language}",  # the other terms it lists
         )
         title, about = self.content.terms[term_id].texts[text_lang].term, description(self.content_html.terms.get((term_id, text_lang), ""))
-        return self._record_page(lg, "glossary", term_id, title, self._term_view, sources, about, f"{language}/glossary")
+        group = f"{language}:glossary"  # no topic's group, whose name is language/topic id (ids hold no colon)
+        return self._record_page(lg, "glossary", term_id, title, self._term_view, sources, about, group)
 
     def comparison(self, lg: LanguageGraph, comparison_id: str) -> Page:
         text_lang = lg.edition.comparisons[comparison_id]
