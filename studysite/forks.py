@@ -25,20 +25,35 @@ WORTH_A_FORK = 64  # fewer items are done in this process: a fork costs more tha
 
 
 def map_in_forks(function: Callable[[Item], Result], items: Sequence[Item], jobs: int, worth_a_fork: int = WORTH_A_FORK) -> list[Result]:
-    """[function(item) for item in items], with jobs processes each taking every jobs-th
-    item; in this process alone when there are fewer items than worth_a_fork."""
+    """[function(item) for item in items], with jobs processes taking runs of items, each
+    as it is free; in this process alone when there are fewer items than worth_a_fork.
+
+    A child pickles each run's results as soon as it has them, so that the pickling, too,
+    slows the child's taking of runs and this process takes more: a child that pickled all
+    at its end, with its share fixed in advance, kept this process waiting."""
     if jobs <= 1 or len(items) < worth_a_fork or not hasattr(os, "fork"):
         return [function(item) for item in items]
-    shares = [items[index::jobs] for index in range(jobs)]
-    done = share_out_work([functools.partial(_map, function, share) for share in shares])
-    results: list[Result] = [None] * len(items)  # type: ignore[list-item]
-    for index, share in enumerate(done):
-        results[index::jobs] = share
-    return results
+    size = -(-len(items) // (jobs * RUNS_A_PROCESS))
+    runs = [items[start : start + size] for start in range(0, len(items), size)]
+    with Tasks(len(runs)) as tasks:
+        done = share_out_work([functools.partial(_map_runs, function, runs, tasks, pickled=number > 0) for number in range(jobs)])
+    mapped: list[list[Result]] = [[] for _ in runs]
+    for share in done:
+        for number, results in share:
+            mapped[number] = pickle.loads(results) if isinstance(results, bytes) else results
+    return [result for results in mapped for result in results]
 
 
-def _map(function: Callable[[Item], Result], share: Sequence[Item]) -> list[Result]:
-    return [function(item) for item in share]
+RUNS_A_PROCESS = 16  # runs of items a map_in_forks makes for each process: the last taken are short
+
+
+def _map_runs(function: Callable[[Item], Result], runs: Sequence[Sequence[Item]], tasks: Tasks, pickled: bool) -> list[tuple[int, list[Result] | bytes]]:
+    """The runs this process takes, each with its results; pickled by a child, as it goes."""
+    done: list[tuple[int, list[Result] | bytes]] = []
+    for number in tasks:
+        results = [function(item) for item in runs[number]]
+        done.append((number, pickle.dumps(results, pickle.HIGHEST_PROTOCOL) if pickled else results))
+    return done
 
 
 class Tasks:

@@ -12,9 +12,29 @@ from studysite.forks import BACKGROUND_NICENESS, WORTH_A_FORK, Aside, Tasks, map
 
 
 def test_a_map_in_forks_equals_the_map_in_order():
+    import time
+
+    def square(n: int) -> tuple[int, int]:
+        time.sleep(0.001)  # long enough for every process to take runs
+        return n * n, os.getpid()
+
     items = list(range(WORTH_A_FORK * 3 + 1))
-    assert [value for value, _ in map_in_forks(lambda n: (n * n, os.getpid()), items, 3)] == [n * n for n in items]
-    assert len({pid for _, pid in map_in_forks(lambda n: (n, os.getpid()), items, 3)}) == 3  # three processes did it
+    mapped = map_in_forks(square, items, 3)
+    assert [value for value, _ in mapped] == [n * n for n in items]
+    assert len({pid for _, pid in mapped}) == 3  # three processes did it
+
+
+def test_a_map_in_forks_leaves_more_runs_to_the_quicker_process():
+    import time
+
+    parent = os.getpid()
+
+    def slow_in_a_child(n: int) -> int:
+        time.sleep(0.001 if os.getpid() == parent else 0.004)
+        return os.getpid()
+
+    pids = map_in_forks(slow_in_a_child, list(range(WORTH_A_FORK * 4)), 2)
+    assert pids.count(parent) > len(pids) // 2 and len(set(pids)) == 2  # a share fixed in advance would be half
 
 
 def test_tasks_are_each_taken_once_by_whichever_process_asks_first():
