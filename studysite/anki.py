@@ -145,18 +145,23 @@ def file_times(content_dir: Path) -> Callable[[str], int]:
 
 
 class Decks:
-    """Every language's package, begun in one process aside as soon as this is made, so
+    """Every language's package, begun in processes aside as soon as this is made, so
     that the build goes on meanwhile (they need the records and their HTML, not the
     graph); write() takes them. A package whose plan did not change is not made again.
     Leaving the with block stops what write() did not take.
 
-    One process makes them all in turn: they take a fraction of the pages' time, and each
-    forked process copies the pages of memory that it or the build writes to (a child a
-    language made a cold build 2 % slower at 5,000 questions in two languages)."""
+    A build into a folder with no site yet renders every page, which takes far longer than
+    the decks: one process makes them all in turn (a process a language made such a build
+    2 % slower at 5,000 questions in two languages: each forked process copies the pages
+    of memory that it or the build writes to). A rebuild renders few pages and waits for
+    the decks (an edited file's notes carry its new time in every language): at most jobs
+    processes, each making its share of the languages' packages."""
 
     def __init__(self, previous: Manifest, source: DeckSource, environments: Mapping[str, jinja2.Environment], jobs: int = 1):
         self.source, self.environments = source, environments
-        self._aside = Aside([functools.partial(self._make_all, previous)], jobs, background=True)
+        languages, children = list(source.content.site.languages), max(1, jobs) if previous.files else 1
+        self._shares = [languages[index::children] for index in range(min(len(languages), children))]
+        self._aside = Aside([functools.partial(self._make_each, previous, share) for share in self._shares], jobs, background=True)
 
     def __enter__(self) -> Decks:
         return self
@@ -174,13 +179,18 @@ class Decks:
         same = previous.inputs.get(plan.path) == key and plan.path in previous.files
         return plan.path, key, None if same else write_package(plan)
 
-    def _make_all(self, previous: Manifest) -> list[tuple[str, str, bytes | None]]:
-        return [self._make(previous, language) for language in self.source.content.site.languages]
+    def _make_each(self, previous: Manifest, share: list[str]) -> list[tuple[str, str, bytes | None]]:
+        return [self._make(previous, language) for language in share]
 
     def write(self, writer: SiteWriter) -> None:
         """The packages into the writer; one whose plan did not change is carried over unwritten."""
-        (made,) = self._aside.results()
-        for language, (path, key, package) in zip(self.source.content.site.languages, made, strict=True):
+        made = {
+            language: result
+            for share, results in zip(self._shares, self._aside.results(), strict=True)
+            for language, result in zip(share, results, strict=True)
+        }
+        for language in self.source.content.site.languages:
+            path, key, package = made[language]
             if package is None and writer.reuse(path, key):
                 continue
             writer.write(path, package if package is not None else write_package(self._plan(language)), key)
