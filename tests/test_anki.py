@@ -229,3 +229,29 @@ def test_a_plan_key_tells_apart_plans_that_differ_in_any_part_of_any_note():
     others = {replace(note, **{part.name: value}) for part, value in zip(fields(DeckNote), ("term", "Site::Other", "guid2", ("stem",), (), 1), strict=True)}
     keys = {plan.key, *(replace(plan, notes=(other,)).key for other in others)}
     assert len(keys) == 1 + len(fields(DeckNote)) and replace(plan).key == plan.key
+
+
+def test_the_collection_is_written_as_genanki_writes_it():
+    import genanki
+
+    from studysite.anki import write_collection
+
+    def model(model_id: int, name: str) -> genanki.Model:
+        return genanki.Model(model_id, name, fields=[{"name": "Front"}], templates=[{"name": name, "qfmt": "{{Front}}", "afmt": "{{Front}}"}])
+
+    shared, terms = model(1 << 30, "Question"), model((1 << 30) + 1, "Term")
+    decks = [genanki.Deck(2 << 30, "Site"), genanki.Deck((2 << 30) + 1, "Site::Topic"), genanki.Deck((2 << 30) + 2, "Site::Glossary")]
+    for deck, models in zip(decks, ([], [shared], [shared, terms]), strict=True):
+        for each in models:
+            deck.add_model(each)
+
+    def collection(write) -> tuple:
+        connection = sqlite3.connect(":memory:")
+        write(connection.cursor())
+        schema = connection.execute("SELECT sql FROM sqlite_master ORDER BY name").fetchall()
+        row = connection.execute("SELECT * FROM col").fetchone()
+        return schema, tuple(json.loads(value) if isinstance(value, str) and value.startswith("{") else value for value in row)
+
+    ours = collection(lambda cursor: write_collection(cursor, decks, 1700000000))
+    assert ours == collection(lambda cursor: genanki.Package(decks).write_to_db(cursor, 1700000000, iter(range(1, 100))))
+    assert {m["name"]: m["did"] for m in ours[1][9].values()} == {"Question": decks[2].deck_id, "Term": decks[2].deck_id}  # the last deck using it
