@@ -33,9 +33,13 @@ def map_in_forks(function: Callable[[Item], Result], items: Sequence[Item], jobs
     at its end, with its share fixed in advance, kept this process waiting."""
     if jobs <= 1 or len(items) < worth_a_fork or not hasattr(os, "fork"):
         return [function(item) for item in items]
-    size = -(-len(items) // (jobs * RUNS_A_PROCESS))
+    size = -(-len(items) // min(jobs * RUNS_A_PROCESS, Tasks.MOST))
     runs = [items[start : start + size] for start in range(0, len(items), size)]
-    with Tasks(len(runs)) as tasks:
+    try:
+        tasks = Tasks(len(runs))
+    except OSError:  # no queue for the children: this process does it all
+        return [function(item) for item in items]
+    with tasks:
         done = share_out_work([functools.partial(_map_runs, function, runs, tasks, pickled=number > 0) for number in range(jobs)])
     mapped: list[list[Result]] = [[] for _ in runs]
     for share in done:

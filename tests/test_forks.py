@@ -11,11 +11,16 @@ from studysite.diagnostics import ContentError, Diagnostic, Location, Severity
 from studysite.forks import BACKGROUND_NICENESS, WORTH_A_FORK, Aside, Tasks, map_in_forks, share_out_work
 
 
-def test_a_map_in_forks_equals_the_map_in_order():
+def test_a_map_in_forks_equals_the_map_in_order(tmp_path):
     import time
 
     def square(n: int) -> tuple[int, int]:
-        time.sleep(0.001)  # long enough for every process to take runs
+        started = tmp_path / str(os.getpid())
+        if not started.exists():  # each process's first item waits until all three have begun
+            started.touch()
+            deadline = time.monotonic() + 10
+            while len(list(tmp_path.iterdir())) < 3 and time.monotonic() < deadline:
+                time.sleep(0.001)
         return n * n, os.getpid()
 
     items = list(range(WORTH_A_FORK * 3 + 1))
@@ -24,13 +29,21 @@ def test_a_map_in_forks_equals_the_map_in_order():
     assert len({pid for _, pid in mapped}) == 3  # three processes did it
 
 
+def test_a_map_in_forks_with_more_processes_than_tasks_or_no_queue_still_maps(monkeypatch):
+    items = list(range(WORTH_A_FORK * 2))
+    monkeypatch.setattr(Tasks, "MOST", 8)  # fewer than 3 processes' runs: at most 8 are made
+    assert map_in_forks(lambda n: n + 1, items, 3) == [n + 1 for n in items]
+    monkeypatch.setattr("studysite.forks.os.write", lambda fd, data: len(data) - Tasks.SIZE)
+    assert map_in_forks(lambda n: (n, os.getpid()), items, 2) == [(n, os.getpid()) for n in items]  # done here
+
+
 def test_a_map_in_forks_leaves_more_runs_to_the_quicker_process():
     import time
 
     parent = os.getpid()
 
     def slow_in_a_child(n: int) -> int:
-        time.sleep(0.001 if os.getpid() == parent else 0.004)
+        time.sleep(0.001 if os.getpid() == parent else 0.008)
         return os.getpid()
 
     pids = map_in_forks(slow_in_a_child, list(range(WORTH_A_FORK * 4)), 2)
@@ -49,7 +62,7 @@ def test_tasks_are_each_taken_once_by_whichever_process_asks_first():
 
     with Tasks(60) as tasks:  # the slow process takes fewer: nobody waits for a fixed share
         quick, slow = share_out_work([lambda: take(tasks, 0.001), lambda: take(tasks, 0.02)])
-    assert sorted(quick + slow) == list(range(60)) and quick[0] == 0 and len(quick) > len(slow) > 0
+    assert sorted(quick + slow) == list(range(60)) and len(quick) > len(slow) > 0
     with Tasks(0) as tasks:
         assert list(tasks) == []
     with pytest.raises(ValueError):
