@@ -304,8 +304,7 @@ def write_collection(cursor: sqlite3.Cursor, decks: list[genanki.Deck], timestam
 
     cursor.executescript(APKG_SCHEMA)
     cursor.executescript(APKG_COL)
-    (decks_json,), (models_json,) = cursor.execute("SELECT decks FROM col").fetchone(), cursor.execute("SELECT models FROM col").fetchone()
-    all_decks, all_models = json.loads(decks_json), json.loads(models_json)
+    all_decks, all_models = map(json.loads, cursor.execute("SELECT decks, models FROM col").fetchone())
     for deck in decks:
         all_decks[str(deck.deck_id)] = deck.to_json()
         all_models.update({str(model.model_id): model.to_json(timestamp, deck.deck_id) for model in deck.models.values()})

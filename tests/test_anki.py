@@ -249,9 +249,10 @@ def test_the_collection_is_written_as_genanki_writes_it():
         connection = sqlite3.connect(":memory:")
         write(connection.cursor())
         schema = connection.execute("SELECT sql FROM sqlite_master ORDER BY name").fetchall()
-        row = connection.execute("SELECT * FROM col").fetchone()
-        return schema, tuple(json.loads(value) if isinstance(value, str) and value.startswith("{") else value for value in row)
+        cursor = connection.execute("SELECT * FROM col")
+        row = {column[0]: value for column, value in zip(cursor.description, cursor.fetchone(), strict=True)}
+        return schema, {name: json.loads(value) if isinstance(value, str) and value.startswith("{") else value for name, value in row.items()}
 
     ours = collection(lambda cursor: write_collection(cursor, decks, 1700000000))
     assert ours == collection(lambda cursor: genanki.Package(decks).write_to_db(cursor, 1700000000, iter(range(1, 100))))
-    assert {m["name"]: m["did"] for m in ours[1][9].values()} == {"Question": decks[2].deck_id, "Term": decks[2].deck_id}  # the last deck using it
+    assert {m["name"]: m["did"] for m in ours[1]["models"].values()} == {"Question": decks[2].deck_id, "Term": decks[2].deck_id}  # the last deck using it
