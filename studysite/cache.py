@@ -262,12 +262,24 @@ def load_checked(path: Path, allowed: Callable[[str, str], bool]) -> Iterator[ob
     """What save_checked put into a file, value by value, each unpickled when asked for:
     plain data and the classes allowed(module, name) accepts. Nothing when there is no such
     file, or it is not whole; nothing more from a value that holds other classes."""
+    checked = read_checked(path)
+    return checked_values(checked[1], allowed) if checked is not None else iter(())
+
+
+def read_checked(path: Path) -> tuple[str, memoryview] | None:
+    """The sha256 (hex) and the payload of a file write_checked wrote; None when there is no
+    such file, or it is not whole. The digest names the file's contents, as a file that
+    builds on another names it (kept.py's edits file)."""
     try:
-        payload = checked_payload(path.read_bytes())
+        data = path.read_bytes()
     except OSError:
-        return
-    if payload is None:
-        return
+        return None
+    payload = checked_payload(data)
+    return (data[-DIGEST_LENGTH:].decode("ascii"), payload) if payload is not None else None
+
+
+def checked_values(payload: memoryview, allowed: Callable[[str, str], bool]) -> Iterator[object]:
+    """The values of a checked file's payload, each unpickled when asked for (load_checked)."""
     stream = io.BytesIO(payload)
     while stream.tell() < len(payload):
         try:

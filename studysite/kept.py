@@ -12,7 +12,11 @@ those files; in any other case it reads everything again.
 
 The file is a pickle, checked by its digest and made only of plain data and the model's
 own classes (MODEL_MODULES), as the build cache is (cache.py). It is written by a process
-aside while the build goes on. A build that takes the model keeps every cache entry, used
+aside while the build goes on. A build that took the model keeps the file as it is and
+writes beside it just what its own model has that the file's has not (ModelEdits: the
+records of the files edited since, named to the file by its digest); the next build
+takes the two together. A build that read everything, or that finds more than QUICK_FILES
+files edited since the model file was written, writes the whole model again. A build that takes the model keeps every cache entry, used
 or not, for the next build that reads everything. Here too: the record of the last build
 into each output folder (unchanged_build, remember_build), with which a build that finds
 its inputs and output as they were does nothing.
@@ -20,6 +24,7 @@ its inputs and output as they were does nothing.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import enum
 import hashlib
@@ -28,7 +33,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from . import contentpo
-from .cache import ALLOWED, BuildCache, cache_folder, load_checked, remove_temporary_files, save_checked, site_name
+from .cache import ALLOWED, BuildCache, cache_folder, checked_values, load_checked, read_checked, remove_temporary_files, save_checked, site_name
 from .contentpo import ContentCatalog, Coverage
 from .diagnostics import Diagnostic, Report, diagnostics_from_json, diagnostics_to_json
 from .graph import Graph, terms_named
@@ -76,6 +81,7 @@ class Model:
     edited: frozenset[str] = frozenset()  # the sources edited since they were planned
     keys: Mapping[str, str] = dataclasses.field(default_factory=dict)  # the record pages' keys (keys.py), worked out then
     keys_inputs: str = ""  # with these inputs
+    base: KeptBase | None = None  # the model file it was taken from, when it was (never itself kept)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -88,22 +94,112 @@ class MadeFrom:
     records: Mapping[str, str]  # relative path of each record file -> sha256 of its bytes
 
 
+@dataclasses.dataclass(frozen=True)
+class KeptBase:
+    """The model file a build took its model from (its base), and what of it the build
+    needs to keep just what its model has that the base has not (ModelEdits)."""
+
+    digest: str  # the base file's sha256
+    files: frozenset[str]  # the record files edited since the base was kept
+    pages: tuple[Page, ...]
+    keys: Mapping[str, str]
+    keys_inputs: str
+
+
+@dataclasses.dataclass(frozen=True)
+class ModelEdits:
+    """What a model taken from a base and brought up to date has that the base has not: the
+    records of the files edited since, and what came of them. Kept in a file of its own
+    beside the base (edits_path), which stays as it was: a build after an edit writes a few
+    kilobytes where the whole model is some 30 MB at 5,000 questions."""
+
+    base: str  # the base file's sha256
+    files: frozenset[str]
+    edited: tuple[Edited, ...]  # the record of each of those files, with its language blocks
+    html: ContentHtml  # their texts' HTML
+    sources: Mapping[str, str]  # their digests (keys.py)
+    pages: Mapping[int, Page]  # the planned pages that differ from the base's, by position
+    keys: Mapping[str, str]  # the record pages' keys that differ from the base's, or all of them
+    keys_whole: bool
+    keys_inputs: str
+
+
 def model_path(content_dir: Path) -> Path:
     return cache_folder() / f"model-{site_name(content_dir)}.pickle"
+
+
+def edits_path(content_dir: Path) -> Path:
+    return cache_folder() / f"model-{site_name(content_dir)}.edits.pickle"
 
 
 def keep(content_dir: Path, settings: str, inputs: Inputs, model: Model, pages: list[Page], keys: PageKeys) -> None:
     """Save a model and the pages planned from it with their keys, with what it was made
     from (in a process aside: the temporary file of one stopped before its end is removed
-    by the next)."""
-    path = model_path(content_dir)
+    by the next). A model taken from a base with a few files edited since is kept as its
+    edits; any other as a new base."""
+    path, edits = model_path(content_dir), edits_path(content_dir)
     remove_temporary_files(path)
+    remove_temporary_files(edits)
     records, others = fingerprint(content_dir, inputs)
+    made_from = MadeFrom(settings, others, records)
     names: dict[str, str] = {}  # each source's name once: the pages name the same sources many times over
     planned = tuple(dataclasses.replace(page, context=None, sources=tuple(names.setdefault(s, s) for s in page.sources)) for page in pages)
+    base = model.base
+    if base is not None and len(base.files) <= QUICK_FILES and len(planned) == len(base.pages):
+        save_checked(edits, made_from, model_edits(model, base, planned, keys))
+        return
     graph = dataclasses.replace(model.graph, mentions={})  # the pages of a later build link their edited texts anew
-    model = dataclasses.replace(model, graph=graph, pages=planned, edited=frozenset(), keys=keys.known, keys_inputs=keys.inputs)
-    save_checked(path, MadeFrom(settings, others, records), model)
+    model = dataclasses.replace(model, graph=graph, pages=planned, edited=frozenset(), keys=keys.known, keys_inputs=keys.inputs, base=None)
+    save_checked(path, made_from, model)
+    with contextlib.suppress(OSError):
+        edits.unlink(missing_ok=True)  # it names the base replaced: no build would take it
+
+
+def model_edits(model: Model, base: KeptBase, pages: tuple[Page, ...], keys: PageKeys) -> ModelEdits:
+    """What the model and its planned pages have that their base has not."""
+    by_file, blocks = model.content.records_by_file(), {b.ref.path: b.blocks for b in model.blocks}
+    edited = tuple(
+        Edited(kind, model.content.records(kind)[record_id], path, blocks[path]) for path in sorted(base.files) for kind, record_id in [by_file[path]]
+    )
+    changes: dict[str, set[str]] = {}
+    for item in edited:
+        changes.setdefault(FIELD_OF_KIND[item.kind], set()).add(item.record.id)
+    html = model.content_html
+    texts = {
+        attribute: {key: value for key, value in getattr(html, attribute).items() if key[0] in changes.get(attribute, ())}
+        for attribute in FIELD_OF_KIND.values()
+    }
+    sources = {f"{item.kind}/{item.record.id}": model.sources[f"{item.kind}/{item.record.id}"] for item in edited}
+    moved = {index: page for index, (page, was) in enumerate(zip(pages, base.pages, strict=True)) if page != was}
+    keys_whole = keys.inputs != base.keys_inputs or not base.keys.keys() <= keys.known.keys()
+    changed_keys = dict(keys.known) if keys_whole else {page: key for page, key in keys.known.items() if base.keys.get(page) != key}
+    return ModelEdits(base.digest, base.files, edited, ContentHtml(**texts, site={}), sources, moved, changed_keys, keys_whole, keys.inputs)
+
+
+def _with_kept_edits(model: Model, edits: ModelEdits) -> Model | None:
+    """A base model with its kept edits in place; None when they do not fit it."""
+    if any(index >= len(model.pages) for index in edits.pages):
+        return None
+    changes: dict[str, dict[str, Record]] = {}
+    for item in edits.edited:
+        changes.setdefault(item.kind, {})[item.record.id] = item.record
+    content = dataclasses.replace(model.content, **{FIELD_OF_KIND[kind]: {**model.content.records(kind), **records} for kind, records in changes.items()})
+    return dataclasses.replace(
+        model,
+        content=content,
+        content_html=_with_html(model.content_html, edits.html, changes, content.site.languages),
+        blocks=_with_blocks(model.blocks, edits.edited),
+        sources={**model.sources, **edits.sources},
+        pages=tuple(edits.pages.get(index, page) for index, page in enumerate(model.pages)),
+        keys=edits.keys if edits.keys_whole else {**model.keys, **edits.keys},
+        keys_inputs=edits.keys_inputs,
+    )
+
+
+def _with_blocks(blocks: list[RecordBlocks], edited) -> list[RecordBlocks]:
+    """Each record's language blocks, those of the edited files as they are now."""
+    by_file = {item.path: item.blocks for item in edited}
+    return [dataclasses.replace(b, blocks=by_file[b.ref.path]) if b.ref.path in by_file else b for b in blocks]
 
 
 def fingerprint(content_dir: Path, inputs: Inputs) -> tuple[dict[str, str], str]:
@@ -132,8 +228,13 @@ def _allowed(module: str, name: str) -> bool:
 def model_after_edits(content_dir: Path, settings: str, inputs: Inputs, report: Report, cache: BuildCache | None) -> Model | None:
     """The kept model with the record files edited since put in, when it can be (see above);
     the problems it holds go to the report. None: everything is to be read again."""
-    values = load_checked(model_path(content_dir), _allowed)
-    made_from = next(values, None)
+    checked = read_checked(model_path(content_dir))
+    if checked is None:
+        return None
+    digest, values = checked[0], checked_values(checked[1], _allowed)
+    made_from, edits = next(values, None), _kept_edits(content_dir, digest)
+    if edits is not None:
+        made_from = edits[0]
     if not isinstance(made_from, MadeFrom) or made_from.settings != settings:
         return None
     records, others = fingerprint(content_dir, inputs)
@@ -143,14 +244,28 @@ def model_after_edits(content_dir: Path, settings: str, inputs: Inputs, report: 
     model = next(values, None) if len(changed) <= QUICK_FILES else None
     if not isinstance(model, Model) or model.catalogs or model.supplied:
         return None  # content.po translations are left to a whole read: an edit may make them outdated
-    if any(d.location.path in changed for d in model.diagnostics):
+    base = KeptBase(digest, frozenset(changed), model.pages, model.keys, model.keys_inputs)
+    if edits is not None:
+        model = _with_kept_edits(model, edits[1])
+        base = dataclasses.replace(base, files=base.files | edits[1].files)
+    if model is None or any(d.location.path in changed for d in model.diagnostics):
         return None
+    model = dataclasses.replace(model, base=base)
     model = model if not changed else _with_edits(content_dir, model, changed, cache)
     if model is not None:
         report.diagnostics.extend(model.diagnostics)
         if cache is not None:
             cache.keep_unused()
     return model
+
+
+def _kept_edits(content_dir: Path, base: str) -> tuple[MadeFrom, ModelEdits] | None:
+    """What the edits file holds, when it builds on this base (its file's sha256)."""
+    values = load_checked(edits_path(content_dir), _allowed)
+    made_from, edits = next(values, None), next(values, None)
+    if isinstance(made_from, MadeFrom) and isinstance(edits, ModelEdits) and edits.base == base:
+        return made_from, edits
+    return None
 
 
 def _with_edits(content_dir: Path, model: Model, changed: list[str], cache: BuildCache | None) -> Model | None:
@@ -167,8 +282,7 @@ def _with_edits(content_dir: Path, model: Model, changed: list[str], cache: Buil
     if texts is None or report.diagnostics:
         return None
     content, content_html, _ = texts
-    blocks_by_file = {item.path: item.blocks for item in edited}  # type: ignore[union-attr]
-    blocks = [dataclasses.replace(b, blocks=blocks_by_file[b.ref.path]) if b.ref.path in blocks_by_file else b for b in model.blocks]
+    blocks = _with_blocks(model.blocks, edited)
     new_sources = {f"{item.kind}/{item.record.id}": source_digest(item.record) for item in edited}  # type: ignore[union-attr]
     edited_sources = model.edited | new_sources.keys()
     return dataclasses.replace(

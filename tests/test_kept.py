@@ -4,6 +4,7 @@ any other change, or a model file it cannot trust, has everything read again."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 from pathlib import Path
@@ -49,6 +50,7 @@ def test_text_edits_read_just_the_edited_files_and_build_what_a_clean_build_does
     converted = len(open_cache(content).markdown)
     _, model = kept.load_checked(kept.model_path(content), kept._allowed)
     assert model.graph.languages and not model.graph.mentions  # where the terms were found is not kept: edited text is linked anew
+    base = kept.model_path(content).read_bytes()
     for index, (name, old, new, _) in enumerate(TEXT_EDITS):
         edit(content / name, old, new)
         if index == 2:  # two files at once
@@ -56,6 +58,7 @@ def test_text_edits_read_just_the_edited_files_and_build_what_a_clean_build_does
         build(content, site)
         assert whole_reads.count(site) == 1, name  # the kept model, brought up to date
         assert files_of(site) == clean_build(content, tmp_path / f"clean-{index}", monkeypatch), name
+        assert kept.model_path(content).read_bytes() == base and kept.edits_path(content).exists()  # the edits kept beside the model
     assert len(open_cache(content).markdown) >= converted  # kept for the next build that reads everything
 
 
@@ -133,5 +136,43 @@ def test_pages_kept_with_the_model_are_planned_again_when_they_must_be_rendered(
     build(content, site)
     (site / "nl/questions/kv-cache/index.html").unlink()  # gone from the output: the build makes it again
     build(content, site)
+    assert whole_reads == [site]
+    assert files_of(site) == clean_build(content, tmp_path / "clean", monkeypatch)
+
+
+def test_a_model_with_more_files_edited_than_a_quick_read_takes_is_kept_whole(tmp_path, monkeypatch, whole_reads):
+    content, site = tmp_path / "content", tmp_path / "site"
+    shutil.copytree(SAMPLE_CONTENT, content)
+    monkeypatch.setattr(kept, "QUICK_FILES", 1)
+    build(content, site)
+    base = kept.model_path(content).read_bytes()
+    edit(content / "glossary/gpu.yaml", "  definition: Grafische processor", "  definition: Een grafische processor")
+    build(content, site)
+    assert kept.model_path(content).read_bytes() == base and kept.edits_path(content).exists()
+    edit(content / "questions/gpu-programming/kv-cache.yaml", "Waarom gebruikt", "Waarvoor gebruikt")
+    build(content, site)  # one file changed since the last build, two since the model file: kept whole again
+    assert kept.model_path(content).read_bytes() != base and not kept.edits_path(content).exists()
+    edit(content / "questions/gpu-programming/kv-cache.yaml", "Waarvoor gebruikt", "Waartoe gebruikt")
+    build(content, site)
+    assert whole_reads == [site]
+    assert files_of(site) == clean_build(content, tmp_path / "clean", monkeypatch)
+
+
+@pytest.mark.parametrize("spoil", ["corrupt", "another base"])
+def test_an_edits_file_that_is_not_whole_or_names_another_model_is_ignored(tmp_path, monkeypatch, whole_reads, spoil):
+    content, site = tmp_path / "content", tmp_path / "site"
+    shutil.copytree(SAMPLE_CONTENT, content)
+    build(content, site)
+    edit(content / "glossary/gpu.yaml", "  definition: Grafische processor", "  definition: Een grafische processor")
+    build(content, site)
+    edits = kept.edits_path(content)
+    if spoil == "corrupt":
+        edits.write_bytes(edits.read_bytes()[:-10])
+    else:
+        made_from, model_edits = kept.load_checked(edits, kept._allowed)
+        spoiled = dataclasses.replace(model_edits.html, terms=dict.fromkeys(model_edits.html.terms, "<p>Spoiled</p>"))
+        save_checked(edits, made_from, dataclasses.replace(model_edits, base="0" * 64, html=spoiled))  # taken, its text would show
+    edit(content / "questions/gpu-programming/kv-cache.yaml", "Waarom gebruikt", "Waarvoor gebruikt")
+    build(content, site)  # both files read again into the model file's model
     assert whole_reads == [site]
     assert files_of(site) == clean_build(content, tmp_path / "clean", monkeypatch)
