@@ -134,13 +134,21 @@ class DeckSource:
         return text.title if text else "Studysite"
 
 
-def file_times(content_dir: Path) -> Callable[[str], int]:
-    """A record file's modification time, or SOURCE_DATE_EPOCH for every file when it is set."""
+def file_times(content_dir: Path, seen: Mapping[str, list]) -> Callable[[str], int]:
+    """A record file's modification time in seconds: as the build saw it when it listed its
+    inputs (inputs.py's signatures, by path), else from the file; SOURCE_DATE_EPOCH for
+    every file when it is set."""
     fixed = os.environ.get("SOURCE_DATE_EPOCH", "")
     if fixed.isdigit():
         return lambda path: int(fixed)
     folder = os.fspath(content_dir)
-    return functools.cache(lambda path: int(os.stat(os.path.join(folder, path)).st_mtime))
+
+    def modified(path: str) -> int:
+        name = os.path.join(folder, path)
+        signature = seen.get(name)
+        return (signature[0] if signature else os.stat(name).st_mtime_ns) // 1_000_000_000
+
+    return functools.cache(modified)
 
 
 class Decks:

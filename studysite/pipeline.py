@@ -235,7 +235,7 @@ def _build(options: Options, cache: BuildCache | None, guard: CommitGuard | None
         return BuildResult(unchanged["pages"], 0, unchanged["languages"], time.perf_counter() - started, unchanged["report"])
     previous = check_output_folder(options.out_dir, options.source_folders)
     report, assets, jobs = Report(strict=options.strict), collect_assets(options.layered("static")), options.processes
-    with EarlyStart(options, previous, report, assets) as early:
+    with EarlyStart(options, previous, report, assets, inputs.signatures) as early:
         read = read_site(options, report, cache, inputs, early.begin)
         renderer, decks = early.renderer, early.decks
         report.raise_if_errors()
@@ -273,8 +273,8 @@ class EarlyStart:
     keeps the previous ones), made while the graph and the pages are. Leaving the with
     block stops the decks that were not taken."""
 
-    def __init__(self, options: Options, previous: Manifest, report: Report, assets: dict):
-        self.options, self.previous, self.report, self.assets = options, previous, report, assets
+    def __init__(self, options: Options, previous: Manifest, report: Report, assets: dict, seen: Mapping[str, list]):
+        self.options, self.previous, self.report, self.assets, self.seen = options, previous, report, assets, seen
         self._renderer: Renderer | None = None
         self.decks: anki.Decks | None = None
 
@@ -288,7 +288,7 @@ class EarlyStart:
     def begin(self, content: Content, content_html: ContentHtml) -> None:
         self._renderer = make_renderer(self.options, content, self.report, self.assets)
         if not self.options.preview:
-            source = anki.DeckSource(content, content_html, anki.file_times(self.options.content_dir))
+            source = anki.DeckSource(content, content_html, anki.file_times(self.options.content_dir, self.seen))
             self.decks = anki.Decks(self.previous, source, self._renderer.environments, self.options.processes)
 
     @property

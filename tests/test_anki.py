@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sqlite3
 import zipfile
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import SAMPLE_CONTENT, run_cli
 
+from studysite import inputs
 from studysite.anki import DeckNote, DeckPlan, stable_id
 
 LANGUAGES = ("nl", "fr")
@@ -192,6 +194,22 @@ def test_a_deck_is_rebuilt_only_when_its_records_change_and_then_updates_notes(t
     assert len(changed) == 1
     old = next(n for n in before["nl"].notes if n["guid"] == changed[0]["guid"])
     assert (old["id"], old["guid"]) == (changed[0]["id"], changed[0]["guid"]) and changed[0]["mod"] >= old["mod"]
+
+
+def test_a_notes_time_is_its_record_files_modification_time_in_whole_seconds(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(inputs, "SETTLED_NS", 0)  # every file's signature kept: the rebuild takes the times from there
+    shutil.copytree(SAMPLE_CONTENT, tmp_path / "content")
+    site, question = tmp_path / "site", tmp_path / "content/questions/gpu-programming/kv-cache.yaml"
+    os.utime(question, ns=(1_600_000_000_999_999_999,) * 2)  # as a float, 1,600,000,001.0 s
+
+    def question_time() -> int:
+        assert run_cli("build", "--content", tmp_path / "content", "--out", site, "--no-search").status == 0
+        return next(n["mod"] for n in read_deck(deck_file(site, "nl"), tmp_path).notes if "Waarom gebruikt" in n["fields"].get("Stem", ""))
+
+    assert question_time() == 1_600_000_000
+    term = tmp_path / "content/glossary/gpu.yaml"
+    term.write_text(term.read_text(encoding="utf-8").replace("Grafische processor", "Een grafische processor"), encoding="utf-8")
+    assert question_time() == 1_600_000_000  # the deck made again, the question's time from the listing of the inputs
 
 
 def test_the_decks_are_begun_before_the_graph_is_made(monkeypatch, tmp_path: Path):
