@@ -5,12 +5,12 @@ HTML of every content text converted from Markdown and the glossary terms each q
 text names, keyed by digests of what they came from; a small file beside it holds, per
 output folder, a digest of every input of the last successful build with what that build
 reported (written once its output is in place). A build whose inputs and output are both
-as they were then does nothing. The first file also keeps what git said
-about the translations' age and the templates' UI messages (status.py), so that the status
+as they were then does nothing (unchanged_build, remember_build). The first file also
+keeps what git said about the translations' age and the templates' UI messages (status.py), so that the status
 pages need no git blame of a file that did not change, and the times, size and digest of
 every file the last build read, so that an unchanged file is not read again (inputs.py).
 Beside it, a folder per site keeps the templates' compiled code (render.py), and a file
-the model of the last build (kept.py), written and checked the same way (save_checked).
+the model of the last build (kept.py), written and checked the same way (checked.py).
 
 The file is a pickle: a rebuild takes the parsed records back as they were (decoding them
 from JSON took 1.5 s of a 12 s rebuild at 5,000 questions). Like Python's own __pycache__
@@ -31,12 +31,25 @@ import io
 import os
 import pickle
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-FORMAT = b"studysite-cache/4\n"
+from .checked import (
+    PROTOCOL,
+    UNPICKLING_ERRORS,
+    Digesting,
+    RestrictedUnpickler,
+    checked_payload,
+    load_checked,
+    remove_temporary_files,
+    save_checked,
+    write_checked,
+)
+from .diagnostics import Report, diagnostics_from_json, diagnostics_to_json
+from .write import MARKER, files_below, read_manifest
+
 SAVED = ("markdown", "history", "found", "ui_messages", "readings", "signatures")  # the parts of a BuildCache kept in its file
 CODE_ROOT = Path(__file__).resolve().parent
 
@@ -124,7 +137,7 @@ class BuildCache:
         reading = self.all_readings().get(key)
         if isinstance(reading, bytes):
             try:
-                return _CacheUnpickler(io.BytesIO(reading)).load()
+                return RestrictedUnpickler(io.BytesIO(reading), in_cache).load()
             except UNPICKLING_ERRORS:
                 return None
         return reading
@@ -141,7 +154,7 @@ class BuildCache:
             self._unread = (0, b"")
             stream = io.BytesIO(data)
             try:
-                pairs = [_CacheUnpickler(stream).load() for _ in range(count)]
+                pairs = [RestrictedUnpickler(stream, in_cache).load() for _ in range(count)]
             except UNPICKLING_ERRORS:
                 pairs = []
             self.readings = {key: reading for key, reading in pairs if isinstance(reading, bytes)}
@@ -170,7 +183,7 @@ class BuildCache:
         if self.path is not None:
             save_checked(builds_path(self.path), self.stamp, self.builds)
 
-    def _write(self, digesting: _Digesting) -> None:
+    def _write(self, digesting: Digesting) -> None:
         """The parts, each reading pickled on its own after them (saving then needs no memo
         of every object of every reading, and a reading is unpickled only when a build asks
         for it)."""
@@ -197,108 +210,6 @@ class CacheAdded:
     used: set[str]
 
 
-PROTOCOL = pickle.HIGHEST_PROTOCOL
-
-
-def write_checked(path: Path, write: Callable[[_Digesting], None]) -> None:
-    """A cache file written whole or not at all: the format, what write() puts, its sha256
-    (checked_payload reads it back). A cache that cannot be written is no error."""
-    temp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with temp.open("wb") as file:
-            file.write(FORMAT)
-            digesting = _Digesting(file)
-            write(digesting)
-            file.write(digesting.digest.hexdigest().encode())
-        os.replace(temp, path)
-    except OSError:
-        with contextlib.suppress(OSError):
-            temp.unlink(missing_ok=True)
-
-
-def remove_temporary_files(path: Path) -> None:
-    """What writing a cache file left when its process was stopped (write_checked names its
-    temporary file by the writer's process id: one still running, a build of the same
-    content beside this one, is left to finish)."""
-    with contextlib.suppress(OSError):
-        for stale in path.parent.glob(f"{path.name}.*.tmp"):
-            writer = stale.name.removeprefix(path.name + ".").removesuffix(".tmp")
-            if not (writer.isdigit() and _running(int(writer))):
-                stale.unlink(missing_ok=True)
-
-
-def _running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # another user's process: running
-        return True
-    return True
-
-
-def save_checked(path: Path, *values: object) -> None:
-    """Values pickled one after the other into a cache file of its own."""
-
-    def write(digesting: _Digesting) -> None:
-        for value in values:
-            pickle.dump(value, digesting, protocol=PROTOCOL)
-
-    write_checked(path, write)
-
-
-def checked_payload(data: bytes) -> memoryview | None:
-    """What write_checked put between the format and the sha256; None when the file is of
-    another format, or not whole, or its digest does not match."""
-    checksum_at = len(data) - DIGEST_LENGTH
-    if not data.startswith(FORMAT) or checksum_at < len(FORMAT):
-        return None
-    payload = memoryview(data)[len(FORMAT) : checksum_at]
-    return payload if data[checksum_at:] == hashlib.sha256(payload).hexdigest().encode() else None
-
-
-def load_checked(path: Path, allowed: Callable[[str, str], bool]) -> Iterator[object]:
-    """What save_checked put into a file, value by value, each unpickled when asked for:
-    plain data and the classes allowed(module, name) accepts. Nothing when there is no such
-    file, or it is not whole; nothing more from a value that holds other classes."""
-    checked = read_checked(path)
-    return checked_values(checked[1], allowed) if checked is not None else iter(())
-
-
-def read_checked(path: Path) -> tuple[str, memoryview] | None:
-    """The sha256 (hex) and the payload of a file write_checked wrote; None when there is no
-    such file, or it is not whole. The digest names the file's contents, as a file that
-    builds on another names it (kept.py's edits file)."""
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return None
-    payload = checked_payload(data)
-    return (data[-DIGEST_LENGTH:].decode("ascii"), payload) if payload is not None else None
-
-
-def checked_values(payload: memoryview, allowed: Callable[[str, str], bool]) -> Iterator[object]:
-    """The values of a checked file's payload, each unpickled when asked for (load_checked)."""
-    stream = io.BytesIO(payload)
-    while stream.tell() < len(payload):
-        try:
-            yield _CacheUnpickler(stream, allowed).load()
-        except UNPICKLING_ERRORS:
-            return
-
-
-class _Digesting:
-    """A file's write(), digesting what it writes."""
-
-    def __init__(self, file) -> None:
-        self.file, self.digest = file, hashlib.sha256()
-
-    def write(self, data: bytes) -> int:
-        self.digest.update(data)
-        return self.file.write(data)
-
-
 # The classes a cache file may hold, beside plain data: a reading's (readings.py).
 ALLOWED = {
     ("studysite.validate", "Reading"),
@@ -312,18 +223,9 @@ ALLOWED = {
 }
 
 
-UNPICKLING_ERRORS = (pickle.UnpicklingError, ValueError, TypeError, EOFError, AttributeError, ImportError, IndexError, KeyError)
-
-
-class _CacheUnpickler(pickle.Unpickler):
-    def __init__(self, file, allowed: Callable[[str, str], bool] = lambda module, name: (module, name) in ALLOWED):
-        super().__init__(file)
-        self.allowed = allowed
-
-    def find_class(self, module: str, name: str):
-        if not self.allowed(module, name):
-            raise pickle.UnpicklingError(f"{module}.{name} has no place in a build cache")
-        return super().find_class(module, name)
+def in_cache(module: str, name: str) -> bool:
+    """Whether a class may be unpickled from the build cache (ALLOWED)."""
+    return (module, name) in ALLOWED
 
 
 def _unpickled(data: bytes) -> object:
@@ -333,13 +235,10 @@ def _unpickled(data: bytes) -> object:
     if payload is None:
         return None
     stream = io.BytesIO(payload)
-    parts = _CacheUnpickler(stream).load()
+    parts = RestrictedUnpickler(stream, in_cache).load()
     if not isinstance(parts, dict) or not isinstance(parts.get("readings"), int):
         return None
     return parts | {"readings": {}, "_unread": (parts["readings"], bytes(payload[stream.tell() :]))}
-
-
-DIGEST_LENGTH = 64  # a sha256 in hexadecimal
 
 
 def open_cache(content_dir: Path, stamp: str | None = None) -> BuildCache:
@@ -405,3 +304,30 @@ def _trusted(data: object, stamp: str) -> bool:
         and all(isinstance(v, list) and all(isinstance(t, str) for t in v) for v in lists_of_text)
         and all(isinstance(v, list) and len(v) == 5 and isinstance(v[4], str) for v in data["signatures"].values())
     )
+
+
+def unchanged_build(cache: BuildCache, out_dir: Path, inputs: str) -> dict | None:
+    """What the previous build into out_dir reported, if it had these inputs and its output
+    is still exactly what it wrote (the same manifest, no file added or removed)."""
+    state = cache.builds.get(str(out_dir.resolve()))
+    if not state or state.get("inputs") != inputs:
+        return None
+    try:
+        marker = (out_dir / MARKER).read_bytes()
+    except OSError:
+        return None
+    manifest = read_manifest(out_dir)
+    diagnostics = diagnostics_from_json(state.get("diagnostics"))
+    if manifest is None or diagnostics is None or hashlib.sha256(marker).hexdigest() != state.get("manifest"):
+        return None
+    if files_below(out_dir) != set(manifest.files) | {MARKER}:
+        return None
+    report = Report(strict=bool(state.get("strict")), diagnostics=diagnostics)
+    return {"pages": int(state.get("pages", 0)), "languages": int(state.get("languages", 0)), "report": report}
+
+
+def remember_build(cache: BuildCache, out_dir: Path, inputs: str, pages: int, languages: int, report: Report) -> None:
+    marker = hashlib.sha256((out_dir / MARKER).read_bytes()).hexdigest()
+    state = {"inputs": inputs, "manifest": marker, "pages": pages, "languages": languages, "strict": report.strict}
+    cache.builds[str(out_dir.resolve())] = state | {"diagnostics": diagnostics_to_json(report.diagnostics)}
+    cache.save_builds()

@@ -16,10 +16,9 @@ aside while the build goes on. A build that took the model keeps the file as it 
 writes beside it just what its own model has that the file's has not (ModelEdits: the
 records of the files edited since, named to the file by its digest); the next build
 takes the two together. A build that read everything, or that finds more than QUICK_FILES
-files edited since the model file was written, writes the whole model again. A build that takes the model keeps every cache entry, used
-or not, for the next build that reads everything. Here too: the record of the last build
-into each output folder (unchanged_build, remember_build), with which a build that finds
-its inputs and output as they were does nothing.
+files edited since the model file was written, writes the whole model again. A build
+that takes the model keeps every cache entry, used or not, for the next build that reads
+everything.
 """
 
 from __future__ import annotations
@@ -33,9 +32,10 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from . import contentpo
-from .cache import ALLOWED, BuildCache, cache_folder, checked_values, load_checked, read_checked, remove_temporary_files, save_checked, site_name
+from .cache import ALLOWED, BuildCache, cache_folder, site_name
+from .checked import checked_values, load_checked, read_checked, remove_temporary_files, save_checked
 from .contentpo import ContentCatalog, Coverage
-from .diagnostics import Diagnostic, Report, diagnostics_from_json, diagnostics_to_json
+from .diagnostics import Diagnostic, Report
 from .graph import Graph, terms_named
 from .inputs import Inputs
 from .keys import PageKeys, source_digest
@@ -45,7 +45,6 @@ from .model import FIELD_OF_KIND, Content, Record
 from .status import RecordBlocks
 from .validate import language_blocks, validate_record
 from .viewtypes import Page
-from .write import MARKER, files_below, read_manifest
 
 QUICK_FILES = 64  # more record files changed than this: everything is read again
 
@@ -288,33 +287,6 @@ def _with_edits(content_dir: Path, model: Model, changed: list[str], cache: Buil
     return dataclasses.replace(
         model, content=content, content_html=content_html, blocks=blocks, sources={**model.sources, **new_sources}, edited=edited_sources
     )
-
-
-def unchanged_build(cache: BuildCache, out_dir: Path, inputs: str) -> dict | None:
-    """What the previous build into out_dir reported, if it had these inputs and its output
-    is still exactly what it wrote (the same manifest, no file added or removed)."""
-    state = cache.builds.get(str(out_dir.resolve()))
-    if not state or state.get("inputs") != inputs:
-        return None
-    try:
-        marker = (out_dir / MARKER).read_bytes()
-    except OSError:
-        return None
-    manifest = read_manifest(out_dir)
-    diagnostics = diagnostics_from_json(state.get("diagnostics"))
-    if manifest is None or diagnostics is None or hashlib.sha256(marker).hexdigest() != state.get("manifest"):
-        return None
-    if files_below(out_dir) != set(manifest.files) | {MARKER}:
-        return None
-    report = Report(strict=bool(state.get("strict")), diagnostics=diagnostics)
-    return {"pages": int(state.get("pages", 0)), "languages": int(state.get("languages", 0)), "report": report}
-
-
-def remember_build(cache: BuildCache, out_dir: Path, inputs: str, pages: int, languages: int, report: Report) -> None:
-    marker = hashlib.sha256((out_dir / MARKER).read_bytes()).hexdigest()
-    state = {"inputs": inputs, "manifest": marker, "pages": pages, "languages": languages, "strict": report.strict}
-    cache.builds[str(out_dir.resolve())] = state | {"diagnostics": diagnostics_to_json(report.diagnostics)}
-    cache.save_builds()
 
 
 @dataclasses.dataclass(frozen=True)

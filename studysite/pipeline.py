@@ -15,13 +15,13 @@ from pathlib import Path
 
 from . import anki, contentpo, kept, offline, search, urls
 from .assets import collect_assets
-from .cache import BuildCache, open_cache, template_code_folders
+from .cache import BuildCache, open_cache, remember_build, template_code_folders, unchanged_build
 from .diagnostics import Location, Report
 from .forks import Aside, CollectorSpared
 from .graph import Graph, build_graph
 from .i18n import load_layered_translations
 from .inputs import Inputs, read_inputs
-from .kept import Model, remember_build, unchanged_build
+from .kept import Model
 from .keys import PageKeys, files_digest, inputs_key, source_digests
 from .markup import ContentHtml, convert_texts, plain_text
 from .model import Content

@@ -14,7 +14,8 @@ from conftest import SAMPLE_CONTENT
 from test_quickedit import SHAPE_EDITS, TEXT_EDITS, edit, files_of
 
 from studysite import kept, pipeline
-from studysite.cache import open_cache, save_checked
+from studysite.cache import open_cache
+from studysite.checked import save_checked
 from studysite.diagnostics import ContentError
 
 
