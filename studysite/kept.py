@@ -28,7 +28,7 @@ import dataclasses
 import enum
 import hashlib
 import importlib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from . import contentpo
@@ -195,7 +195,7 @@ def _with_kept_edits(model: Model, edits: ModelEdits) -> Model | None:
     )
 
 
-def _with_blocks(blocks: list[RecordBlocks], edited) -> list[RecordBlocks]:
+def _with_blocks(blocks: list[RecordBlocks], edited: Iterable[Edited]) -> list[RecordBlocks]:
     """Each record's language blocks, those of the edited files as they are now."""
     by_file = {item.path: item.blocks for item in edited}
     return [dataclasses.replace(b, blocks=by_file[b.ref.path]) if b.ref.path in by_file else b for b in blocks]
@@ -281,7 +281,7 @@ def _with_edits(content_dir: Path, model: Model, changed: list[str], cache: Buil
     if texts is None or report.diagnostics:
         return None
     content, content_html, _ = texts
-    blocks = _with_blocks(model.blocks, edited)
+    blocks = _with_blocks(model.blocks, edited)  # type: ignore[arg-type]
     new_sources = {f"{item.kind}/{item.record.id}": source_digest(item.record) for item in edited}  # type: ignore[union-attr]
     edited_sources = model.edited | new_sources.keys()
     return dataclasses.replace(
