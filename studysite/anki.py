@@ -167,6 +167,7 @@ class Decks:
     def __init__(self, previous: Manifest, source: DeckSource, environments: Mapping[str, jinja2.Environment], jobs: int = 1):
         self.source, self.environments = source, environments
         languages, children = list(source.content.site.languages), max(1, jobs) if previous.files else 1
+        _name_term_language(source.content.site.term_language, languages)
         self._shares = [languages[index::children] for index in range(min(len(languages), children))]
         self._aside = Aside([functools.partial(self._make_each, previous, share) for share in self._shares], jobs, background=True)
 
@@ -224,6 +225,16 @@ def plan_deck(source: DeckSource, language: str, environment: jinja2.Environment
     notes = [*question_notes(source, edition, title, cards), *term_notes(source, edition, f"{title}::{cards.glossary()}")]
     decks = (title, *dict.fromkeys(note.deck for note in notes))
     return DeckPlan(language, deck_path(source.site_title(site.default_language), language), site.base_url, models, decks, tuple(notes))
+
+
+def _name_term_language(term_language: str, languages: list[str]) -> None:
+    """Look up, before the decks' processes fork, the names of the term language the decks
+    write (language_name keeps them): Babel loads a locale's data in the process that first
+    asks, and each process aside would load it again."""
+    if term_language:
+        term_field_name(term_language)
+        for language in languages:
+            language_name(term_language, language)
 
 
 def term_field_name(term_language: str) -> str:
