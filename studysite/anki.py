@@ -34,6 +34,7 @@ from . import urls
 from .forks import Aside
 from .graph import Edition, LanguageGraph, build_edition, topic_questions
 from .i18n import language_name
+from .inputs import modified_seconds
 from .markup import ContentHtml
 from .model import Content, answer_letter
 from .viewtypes import DeckSummary
@@ -142,13 +143,7 @@ def file_times(content_dir: Path, seen: Mapping[str, list]) -> Callable[[str], i
     if fixed.isdigit():
         return lambda path: int(fixed)
     folder = os.fspath(content_dir)
-
-    def modified(path: str) -> int:
-        name = os.path.join(folder, path)
-        signature = seen.get(name)
-        return (signature[0] if signature else os.stat(name).st_mtime_ns) // 1_000_000_000
-
-    return functools.cache(modified)
+    return functools.cache(lambda path: modified_seconds(seen, os.path.join(folder, path)))
 
 
 class Decks:

@@ -6,9 +6,10 @@ text names, keyed by digests of what they came from; a small file beside it hold
 output folder, a digest of every input of the last successful build with what that build
 reported (written once its output is in place). A build whose inputs and output are both
 as they were then does nothing (unchanged_build, remember_build). The first file also
-keeps what git said about the translations' age and the templates' UI messages (status.py), so that the status
-pages need no git blame of a file that did not change, and the times, size and digest of
-every file the last build read, so that an unchanged file is not read again (inputs.py).
+keeps what git said about the translations' age and the templates' UI messages
+(status.py), so that the status pages need no git blame of a file that did not change,
+and the times, size and digest of every file the last build read, so that an unchanged
+file is not read again (inputs.py).
 Beside it, a folder per site keeps the templates' compiled code (render.py), and a file
 the model of the last build (kept.py), written and checked the same way (checked.py).
 
@@ -41,8 +42,8 @@ from .checked import (
     UNPICKLING_ERRORS,
     Digesting,
     RestrictedUnpickler,
-    checked_payload,
     load_checked,
+    read_checked,
     remove_temporary_files,
     save_checked,
     write_checked,
@@ -228,12 +229,13 @@ def in_cache(module: str, name: str) -> bool:
     return (module, name) in ALLOWED
 
 
-def _unpickled(data: bytes) -> object:
-    """What a cache file holds, its readings still pickled; None when it is not a cache
-    file, or its checksum does not match."""
-    payload = checked_payload(data)
-    if payload is None:
+def _unpickled(path: Path) -> object:
+    """What a cache file holds, its readings still pickled; None when there is no cache
+    file there, or its checksum does not match (read_checked)."""
+    checked = read_checked(path)
+    if checked is None:
         return None
+    payload = checked[1]
     stream = io.BytesIO(payload)
     parts = RestrictedUnpickler(stream, in_cache).load()
     if not isinstance(parts, dict) or not isinstance(parts.get("readings"), int):
@@ -247,8 +249,8 @@ def open_cache(content_dir: Path, stamp: str | None = None) -> BuildCache:
     path = cache_folder() / f"site-{site_name(content_dir)}.pickle"
     cache = BuildCache(path, stamp)
     try:
-        data = _unpickled(path.read_bytes())
-    except (OSError, *UNPICKLING_ERRORS):
+        data = _unpickled(path)
+    except UNPICKLING_ERRORS:
         return cache
     if not _trusted(data, stamp):
         return cache

@@ -70,6 +70,13 @@ def _file_digest(name: str, known: Mapping[str, list], signatures: dict[str, lis
     return file_digest
 
 
+def modified_seconds(signatures: Mapping[str, list], name: str) -> int:
+    """A file's modification time in whole seconds: as its signature has it (read_inputs),
+    else from the file."""
+    signature = signatures.get(name)
+    return (signature[0] if signature else os.stat(name).st_mtime_ns) // 1_000_000_000
+
+
 def git_head(folder: Path) -> str:
     try:
         result = subprocess.run(["git", "rev-parse", "HEAD"], cwd=folder, capture_output=True, text=True, check=False)

@@ -156,7 +156,7 @@ def keep(content_dir: Path, settings: str, inputs: Inputs, model: Model, pages: 
 
 def model_edits(model: Model, base: KeptBase, pages: tuple[Page, ...], keys: PageKeys) -> ModelEdits:
     """What the model and its planned pages have that their base has not."""
-    by_file, blocks = model.content.records_by_file(), {b.ref.path: b.blocks for b in model.blocks}
+    by_file, blocks = model.content.records_by_file(), {b.ref.path: b.blocks for b in model.blocks if b.ref.path in base.files}
     edited = tuple(
         Edited(kind, model.content.records(kind)[record_id], path, blocks[path]) for path in sorted(base.files) for kind, record_id in [by_file[path]]
     )
