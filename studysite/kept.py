@@ -160,13 +160,10 @@ def model_edits(model: Model, base: KeptBase, pages: tuple[Page, ...], keys: Pag
     edited = tuple(
         Edited(kind, model.content.records(kind)[record_id], path, blocks[path]) for path in sorted(base.files) for kind, record_id in [by_file[path]]
     )
-    changes: dict[str, set[str]] = {}
-    for item in edited:
-        changes.setdefault(FIELD_OF_KIND[item.kind], set()).add(item.record.id)
+    ids = {FIELD_OF_KIND[kind]: records.keys() for kind, records in _records_by_kind(edited).items()}
     html = model.content_html
     texts = {
-        attribute: {key: value for key, value in getattr(html, attribute).items() if key[0] in changes.get(attribute, ())}
-        for attribute in FIELD_OF_KIND.values()
+        attribute: {key: value for key, value in getattr(html, attribute).items() if key[0] in ids.get(attribute, ())} for attribute in FIELD_OF_KIND.values()
     }
     sources = {f"{item.kind}/{item.record.id}": model.sources[f"{item.kind}/{item.record.id}"] for item in edited}
     moved = {index: page for index, (page, was) in enumerate(zip(pages, base.pages, strict=True)) if page != was}
@@ -179,14 +176,11 @@ def _with_kept_edits(model: Model, edits: ModelEdits) -> Model | None:
     """A base model with its kept edits in place; None when they do not fit it."""
     if any(index >= len(model.pages) for index in edits.pages):
         return None
-    changes: dict[str, dict[str, Record]] = {}
-    for item in edits.edited:
-        changes.setdefault(item.kind, {})[item.record.id] = item.record
-    content = dataclasses.replace(model.content, **{FIELD_OF_KIND[kind]: {**model.content.records(kind), **records} for kind, records in changes.items()})
+    content, content_html = _with_records(model.content, model.content_html, _records_by_kind(edits.edited), edits.html)
     return dataclasses.replace(
         model,
         content=content,
-        content_html=_with_html(model.content_html, edits.html, changes, content.site.languages),
+        content_html=content_html,
         blocks=_with_blocks(model.blocks, edits.edited),
         sources={**model.sources, **edits.sources},
         pages=tuple(edits.pages.get(index, page) for index, page in enumerate(model.pages)),
@@ -330,14 +324,25 @@ def read_again(content_dir: Path, path: str, kind: str, record_id: str, content:
 def with_texts_again(content: Content, content_html: ContentHtml, graph: Graph, edited: list[Edited], report: Report, cache: BuildCache | None = None):
     """(content, content_html, the edited records by kind) with the edited records and their
     text converted anew; None when their text names other terms than the graph has."""
-    changes: dict[str, dict[str, Record]] = {}
-    for item in edited:
-        changes.setdefault(item.kind, {})[item.record.id] = item.record
+    changes = _records_by_kind(edited)
     edited_html = convert_texts(_content_of(content, changes), report, cache)
     if not _same_terms_found(graph, changes.get("questions", {}), edited_html):
         return None
+    return *_with_records(content, content_html, changes, edited_html), changes
+
+
+def _records_by_kind(edited: Iterable[Edited]) -> dict[str, dict[str, Record]]:
+    """The edited records by content folder and id."""
+    changes: dict[str, dict[str, Record]] = {}
+    for item in edited:
+        changes.setdefault(item.kind, {})[item.record.id] = item.record
+    return changes
+
+
+def _with_records(content: Content, html: ContentHtml, changes: dict[str, dict[str, Record]], edited_html: ContentHtml) -> tuple[Content, ContentHtml]:
+    """The content and its HTML with these records, and their texts' HTML, in place of what they had."""
     content = dataclasses.replace(content, **{FIELD_OF_KIND[kind]: {**content.records(kind), **records} for kind, records in changes.items()})
-    return content, _with_html(content_html, edited_html, changes, content.site.languages), changes
+    return content, _with_html(html, edited_html, changes, content.site.languages)
 
 
 def _same_terms_found(graph: Graph, questions: dict[str, Record], edited_html: ContentHtml) -> bool:
