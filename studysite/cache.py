@@ -10,7 +10,7 @@ keeps what git said about the translations' age and the templates' UI messages
 (status.py), so that the status pages need no git blame of a file that did not change,
 and the times, size and digest of every file the last build read, so that an unchanged
 file is not read again (inputs.py).
-Beside it, a folder per site keeps the templates' compiled code (render.py), and a file
+Beside it, a folder per site keeps the templates' compiled code (templating.py), and a file
 the model of the last build (kept.py), written and checked the same way (checked.py).
 
 The file is a pickle: a rebuild takes the parsed records back as they were (decoding them

@@ -27,9 +27,10 @@ from .markup import ContentHtml, convert_texts, plain_text
 from .model import Content
 from .progress import Progress
 from .readings import read_content
-from .render import Renderer, SiteInfo, make_environment
+from .render import Renderer, SiteInfo
 from .rendering import render_pages
 from .status import TranslationStatus, record_blocks
+from .templating import make_environment
 from .validate import content_of
 from .views import ViewBuilder
 from .viewtypes import Page

@@ -1,41 +1,19 @@
-"""Render: pages through Jinja2 templates, one environment per language.
-
-Templates are looked up in the site's own templates/ first, then in Studysite's. Each
-environment autoescapes, fails on undefined names and has the language's gettext
-catalog installed (new-style gettext, so %-formatting is escaped too).
-"""
+"""Render: pages through their templates (templating.py makes each language's Jinja2
+environment), with what every page sees of the site and of its place in it; the sitemaps."""
 
 from __future__ import annotations
 
 import contextlib
-import functools
 import io
-import types
-from collections.abc import Callable, Iterable, Mapping, MutableMapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
 import jinja2
-from babel.numbers import format_decimal
-from babel.support import NullTranslations
-from jinja2 import meta, nodes
-from jinja2.compiler import CodeGenerator
-from jinja2.ext import InternationalizationExtension
-from jinja2.runtime import Context, Macro
-from jinja2.utils import missing
-from markupsafe import Markup, escape
-
-try:
-    from markupsafe import _escape_inner as _escaped_str  # the str escape() wraps in Markup
-except ImportError:  # another release of markupsafe: its public escape, as str
-
-    def _escaped_str(text: str) -> str:
-        return str(escape(text))
-
+from jinja2 import meta
+from markupsafe import Markup
 
 from . import offline, urls
-from .i18n import autonym, language_name, parse_locale, text_direction
+from .i18n import autonym, language_name, text_direction
 from .viewtypes import Page, View
 
 # The sitemap protocol's limits for one file; a larger site gets sitemap.xml as an index.
@@ -47,135 +25,6 @@ MACROS = "macros.html"  # the pages' macros, m in every template
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' https:; object-src 'none'; base-uri 'none'; form-action 'self'"
 )
-
-
-class TranslatedAtCompileTime(InternationalizationExtension):
-    """{% trans %} blocks translated once, when a template is compiled, not on every render.
-
-    Each language has its own environment, so a block without plural forms compiles to its
-    translation: constant text, or a constant format string that its variables are put into
-    (escaped, as new-style gettext does). Plural blocks still call ngettext when rendered."""
-
-    def _make_node(self, singular, plural, context, variables, plural_expr, vars_referenced, num_called_num):
-        translations = getattr(self.environment, "compile_translations", None)
-        if translations is None or plural_expr is not None:
-            return super()._make_node(singular, plural, context, variables, plural_expr, vars_referenced, num_called_num)
-        translated = translations.pgettext(context, singular) if context is not None else translations.gettext(singular)
-        if not variables:
-            return nodes.Output([nodes.TemplateData(str(Markup(translated) % {}))])
-        pairs = [nodes.Pair(nodes.Const(key), value) for key, value in variables.items()]
-        return nodes.Output([nodes.Mod(nodes.MarkSafeIfAutoescape(nodes.Const(translated)), nodes.Dict(pairs))])
-
-
-def output_text(value: object) -> str:
-    """What {{ value }} writes into an autoescaped page: markupsafe.escape's text, without
-    the Markup object it makes of each value (a fifth of a page's rendering, and the page
-    is joined into one str at once anyway)."""
-    if type(value) is str:
-        return _escaped_str(value)
-    if type(value) is Markup:
-        return value
-    if hasattr(value, "__html__"):
-        return value.__html__()
-    return _escaped_str(str(value))
-
-
-class OutputTextGenerator(CodeGenerator):
-    """Jinja's code generator, with {{ value }} in autoescaped output written by
-    output_text: the same text, made sooner. Everywhere else (filters, {% trans %}, a macro's
-    or a {% set %} block's Markup result) escaping is Jinja's own."""
-
-    def _output_child_pre(self, node, frame, finalize) -> None:
-        if frame.eval_ctx.autoescape and not frame.eval_ctx.volatile and finalize.src is None:
-            self.write("environment.output_text(")
-        else:  # Jinja's own, which also opens the call of an environment's finalize
-            super()._output_child_pre(node, frame, finalize)
-
-
-_PLAIN_CALLABLES = (types.FunctionType, types.MethodType)  # href, part, asset...: they take no context
-_CALL_VARIABLES = frozenset({"_block_vars", "_loop_vars"})  # what a compiled call passes a context, for pass_context
-
-
-class PageContext(Context):
-    """Jinja's context, with a shorter way into the calls a page makes most: a macro given
-    positional arguments alone (m.link(topic)) and a Python function that takes no
-    context (href(path)). Jinja's Context.call and Macro.__call__ work out at every call,
-    in Python, what else the callee might take; this does then what they would do. A
-    question page renders in 74 us instead of 93; every other call is Jinja's."""
-
-    def call(__self, __obj, *args, **kwargs):  # Jinja's names: a template may pass a keyword "self" or "obj"
-        macro = (
-            type(__obj) is Macro
-            and kwargs.keys() <= _CALL_VARIABLES
-            and len(args) <= __obj._argument_count
-            and not (__obj.caller or __obj.explicit_caller or __obj.catch_kwargs or __obj.catch_varargs or __self.environment.is_async)
-        )
-        if not macro and (type(__obj) not in _PLAIN_CALLABLES or hasattr(__obj, "jinja_pass_arg")):
-            return super().call(__obj, *args, **kwargs)
-        try:
-            if macro:
-                html = __obj._func(*args, *(missing,) * (__obj._argument_count - len(args)))  # an argument left out takes its default
-                return Markup(html) if __self.eval_ctx.autoescape else html
-            kwargs.pop("_block_vars", None)
-            kwargs.pop("_loop_vars", None)
-            return __obj(*args, **kwargs)
-        except StopIteration:  # as Jinja says it
-            return __self.environment.undefined("value was undefined because a callable raised a StopIteration exception")
-
-
-class PageEnvironment(jinja2.Environment):
-    """An environment whose templates write {{ value }} with output_text, and see its
-    globals as a dict of their own: every render copies a template's globals into the page's
-    context, and a ChainMap of them is copied key by key in Python. (Jinja's ChainMap lets
-    globals added after a template was loaded reach it; a build adds none.)"""
-
-    code_generator_class = OutputTextGenerator
-    context_class = PageContext
-    output_text = staticmethod(output_text)
-
-    def make_globals(self, d: MutableMapping[str, Any] | None) -> dict[str, Any]:
-        return {**self.globals, **(d or {})}
-
-
-class TemplateCodeCache(jinja2.FileSystemBytecodeCache):
-    """Compiled templates kept in a folder of the build cache, so that a build compiles only
-    the templates that changed. A folder that cannot be read or written is no error."""
-
-    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        with contextlib.suppress(OSError):
-            super().load_bytecode(bucket)
-
-    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        with contextlib.suppress(OSError):
-            super().dump_bytecode(bucket)
-
-
-def make_environment(template_dirs: list[Path], translations: NullTranslations, language: str, code_cache: Path | None = None) -> jinja2.Environment:
-    """The language's environment; code_cache, a folder only this language's templates as
-    translated by this catalog use, keeps their compiled code between builds."""
-    environment = PageEnvironment(
-        bytecode_cache=TemplateCodeCache(str(code_cache)) if code_cache else None,
-        loader=jinja2.FileSystemLoader([str(d) for d in template_dirs]),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        extensions=[TranslatedAtCompileTime],
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        auto_reload=False,  # one build, one set of templates: no stat() on every lookup
-    )
-    environment.policies["ext.i18n.trimmed"] = True
-    environment.install_gettext_translations(translations, newstyle=True)
-    environment.extend(compile_translations=translations)
-    environment.filters["number"] = number_formatter(language)
-    return environment
-
-
-def number_formatter(language: str) -> Callable[[float], str]:
-    """A number as the language writes it; each number formatted once (pages count the
-    same few numbers over and over, and Babel's formatting is slow)."""
-    locale = parse_locale(language)
-    return functools.lru_cache(maxsize=4096)(lambda number: format_decimal(number, locale=locale))
 
 
 @dataclass(frozen=True)

@@ -79,7 +79,7 @@ def test_trans_blocks_are_translated_at_compile_time_and_escape_their_values():
     """A {% trans %} block compiles to its translation; its variables are still escaped."""
     from babel.support import Translations
 
-    from studysite.render import make_environment
+    from studysite.templating import make_environment
 
     class Dutch(Translations):
         def gettext(self, message):

@@ -1,4 +1,4 @@
-"""render.py: what the templates write, and how."""
+"""render.py and templating.py: what the templates write, and how."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from babel.support import NullTranslations
 from markupsafe import Markup, escape
 
-from studysite.render import make_environment, output_text
+from studysite.templating import make_environment, output_text
 
 
 class Shown:
@@ -36,6 +36,31 @@ def test_templates_escape_every_value_as_jinja_does_in_output_macros_and_blocks(
     assert "output_text" in environment.compile("{{ value }}", raw=True)
     with pytest.raises(jinja2.UndefinedError):  # an unknown name still fails the page
         environment.from_string("{{ nothing }}").render()
+
+
+class Holder:
+    def __init__(self, **values):
+        self.__dict__.update(values)
+
+
+ATTRIBUTES = (
+    "{{ o.name }}|{{ o.inner.name }}|{{ d.name }}|{{ d.inner.name }}|{{ d.items()|list|length }}|{{ o.name.upper() }}"
+    "{% for item in [o, d] %}{{ item.name }}{% if item.inner.name %}+{% endif %}{% endfor %}"
+    "{% macro show(x) %}{{ x.name }}{% endmacro %}{{ show(o) }}{{ show(d) }}|{{ (o if o.name else d).inner.name }}"
+)
+
+
+@pytest.mark.parametrize("name", ["<b>&</b>", Markup("<i>safe</i>"), ""], ids=repr)
+def test_attribute_lookups_give_what_jinjas_give(name):
+    """{{ x.attr }} is Python's getattr in the compiled code, Jinja's item lookup for a
+    dict's key, and an undefined (an error) for neither, as Jinja does."""
+    environment, jinjas = make_environment([], NullTranslations(), "nl"), jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
+    values = {"o": Holder(name=name, inner=Holder(name=name)), "d": {"name": name, "inner": {"name": name}}}
+    assert environment.from_string(ATTRIBUTES).render(**values) == jinjas.from_string(ATTRIBUTES).render(**values)
+    assert "environment.getattr(" in environment.compile("{{ o.name }}", raw=True)  # only where getattr found nothing
+    for missing in ("{{ o.nothing }}", "{{ d.nothing }}", "{{ o.nothing.name }}"):
+        with pytest.raises(jinja2.UndefinedError):
+            environment.from_string(missing).render(**values)
 
 
 def test_a_sites_own_macros_may_read_the_pages_values(make_content, tmp_path):
