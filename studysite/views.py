@@ -59,9 +59,10 @@ class ViewBuilder(termview.TermPage, siteviews.SitePages):
         self.site = content.site
         self._links: dict[tuple, Link] = {}
         self._sorted_terms: dict[str, list[tuple[str, Link]]] = {}
-        self._linked_questions: dict[tuple[str, str], tuple[Markup, ...]] = {}
+        self._linked_bodies: dict[tuple[str, str], QuestionBody] = {}  # (question id, page language): _question_body
         self._plain_questions: dict[tuple[str, str], termview.PlainQuestion] = {}
         self._plain_stems: dict[tuple[str, str], str] = {}
+        self._topic_orders: dict[str, dict[str, int]] = {}
 
     def with_edits(self, content: Content, content_html: ContentHtml, edited: Mapping[str, Collection[str]]) -> ViewBuilder:
         """A builder of the content after an edit that kept the graph as it was (quickedit.py),
@@ -71,7 +72,7 @@ class ViewBuilder(termview.TermPage, siteviews.SitePages):
         builder = ViewBuilder(content, content_html, graph, self.statuses)
         builder._links = {key: link for key, link in self._links.items() if key[2] not in edited.get(key[1], ())}
         builder._sorted_terms = {} if edited.get("glossary") else self._sorted_terms
-        builder._linked_questions = {key: text for key, text in self._linked_questions.items() if key[0] not in questions}
+        builder._linked_bodies = {key: body for key, body in self._linked_bodies.items() if key[0] not in questions}
         builder._plain_questions = {key: text for key, text in self._plain_questions.items() if key[0] not in questions}
         builder._plain_stems = {key: text for key, text in self._plain_stems.items() if key[0] not in questions}
         return builder
@@ -270,22 +271,26 @@ class ViewBuilder(termview.TermPage, siteviews.SitePages):
         )
 
     def _question_body(self, lg: LanguageGraph, question_id: str, linked: bool) -> QuestionBody:
+        """A question as its page shows it; linked: its terms linked, made once (its page
+        and its topic's practice page show the same: their term links are the same from both)."""
+        key = (question_id, lg.edition.language)
+        body = self._linked_bodies.get(key) if linked else None
+        if body is None:
+            body = self._make_question_body(lg, question_id, linked)
+            if linked:
+                self._linked_bodies[key] = body
+        return body
+
+    def _make_question_body(self, lg: LanguageGraph, question_id: str, linked: bool) -> QuestionBody:
         text_lang = lg.edition.questions[question_id]
         fragments = self.content_html.question_fragments(question_id, text_lang)
         if linked:
-            fragments = self._linked_question(question_id, text_lang, fragments)
-        stem, explanation, *choice_html = (Markup(f) for f in fragments)
+            stem, explanation, *choice_html = self._linked(fragments, text_lang, mentions=self.graph.mentions.get((question_id, text_lang)))
+        else:
+            stem, explanation, *choice_html = (Markup(f) for f in fragments)
         choices = tuple(Choice(answer_letter(i), c) for i, c in enumerate(choice_html))
         text_lang = self._foreign(text_lang, lg.edition.language)
         return QuestionBody(question_id, text_lang, stem, choices, self.content.questions[question_id].answer, explanation)
-
-    def _linked_question(self, question_id: str, text_lang: str, fragments: tuple[str, ...]) -> tuple[Markup, ...]:
-        """A question's text with its terms linked, made once: its page and its topic's
-        practice page show the same (their term links are the same from both)."""
-        key = (question_id, text_lang)
-        if key not in self._linked_questions:
-            self._linked_questions[key] = self._linked(fragments, text_lang, mentions=self.graph.mentions.get(key))
-        return self._linked_questions[key]
 
     def question(self, lg: LanguageGraph, question_id: str) -> Page:
         question, text_lang = self.content.questions[question_id], lg.edition.questions[question_id]
