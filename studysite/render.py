@@ -125,7 +125,9 @@ class Renderer:
             "page": page,
             "canonical": links.absolute(canonical_path(page, default)) if page.in_sitemap else "",
             "alternates": alternates,
-            "switcher": switcher,
+            "switcher": switcher,  # every version's, the page's own marked current; and the two apart:
+            "current_language": next((item for item in switcher if item["current"]), None),
+            "other_languages": [item for item in switcher if not item["current"]],
             "render_in": lambda language, name, **values: self.render_in(page, language, name, values),
         }
 
