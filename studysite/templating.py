@@ -28,10 +28,10 @@ from jinja2.utils import missing
 from markupsafe import Markup, escape
 
 try:
-    from markupsafe import _escape_inner as _escaped_str  # the str escape() wraps in Markup
+    from markupsafe import _escape_inner as escaped_text  # the str escape() wraps in Markup; the compiled templates call it
 except ImportError:  # another release of markupsafe: its public escape, as str
 
-    def _escaped_str(text: str) -> str:
+    def escaped_text(text: str) -> str:
         return str(escape(text))
 
 
@@ -61,18 +61,20 @@ def output_text(value: object) -> str:
     the Markup object it makes of each value (a fifth of a page's rendering, and the page
     is joined into one str at once anyway)."""
     if type(value) is str:
-        return _escaped_str(value)
+        return escaped_text(value)
     if type(value) is Markup:
         return value
     if hasattr(value, "__html__"):
         return value.__html__()
-    return _escaped_str(str(value))
+    return escaped_text(str(value))
 
 
 class OutputTextGenerator(CodeGenerator):
-    """Jinja's code generator, with {{ value }} in autoescaped output written by
-    output_text: the same text, made sooner. Everywhere else (filters, {% trans %}, a macro's
-    or a {% set %} block's Markup result) escaping is Jinja's own."""
+    """Jinja's code generator, with {{ value }} in autoescaped output written as
+    output_text writes it: the same text, made sooner, the test of its type in the
+    template's own code (Markup as it is, a str escaped, anything else by output_text).
+    Everywhere else (filters, {% trans %}, a macro's or a {% set %} block's Markup result)
+    escaping is Jinja's own."""
 
     def _output_child_pre(self, node, frame, finalize) -> None:
         if frame.eval_ctx.autoescape and not frame.eval_ctx.volatile and finalize.src is None:
@@ -82,12 +84,12 @@ class OutputTextGenerator(CodeGenerator):
 
     def _output_child_post(self, node, frame, finalize) -> None:
         if frame.eval_ctx.autoescape and not frame.eval_ctx.volatile and finalize.src is None:
-            self.write(")) is Markup else _escaped_str(_text) if _type is str else environment.output_text(_text))")
+            self.write(")) is Markup else escaped_text(_text) if _type is str else environment.output_text(_text))")
         else:
             super()._output_child_post(node, frame, finalize)
 
     def visit_Template(self, node, frame=None) -> None:
-        self.writeline("from studysite.templating import _escaped_str")
+        self.writeline("from studysite.templating import escaped_text")
         super().visit_Template(node, frame)
 
     @optimizeconst
