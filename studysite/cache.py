@@ -49,7 +49,7 @@ from .checked import (
     write_checked,
 )
 from .diagnostics import Report, diagnostics_from_json, diagnostics_to_json
-from .write import MARKER, files_below, read_manifest
+from .write import MARKER, files_below, manifest_of
 
 SAVED = ("markdown", "history", "found", "ui_messages", "readings", "signatures")  # the parts of a BuildCache kept in its file
 CODE_ROOT = Path(__file__).resolve().parent
@@ -318,7 +318,7 @@ def unchanged_build(cache: BuildCache, out_dir: Path, inputs: str) -> dict | Non
         marker = (out_dir / MARKER).read_bytes()
     except OSError:
         return None
-    manifest = read_manifest(out_dir)
+    manifest = manifest_of(out_dir, marker)
     diagnostics = diagnostics_from_json(state.get("diagnostics"))
     if manifest is None or diagnostics is None or hashlib.sha256(marker).hexdigest() != state.get("manifest"):
         return None

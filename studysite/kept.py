@@ -161,15 +161,18 @@ def model_edits(model: Model, base: KeptBase, pages: tuple[Page, ...], keys: Pag
         Edited(kind, model.content.records(kind)[record_id], path, blocks[path]) for path in sorted(base.files) for kind, record_id in [by_file[path]]
     )
     ids = {FIELD_OF_KIND[kind]: records.keys() for kind, records in _records_by_kind(edited).items()}
-    html = model.content_html
-    texts = {
-        attribute: {key: value for key, value in getattr(html, attribute).items() if key[0] in ids.get(attribute, ())} for attribute in FIELD_OF_KIND.values()
-    }
+    html, languages = model.content_html, model.content.site.languages
+    texts = {attribute: _texts_of(getattr(html, attribute), ids.get(attribute, ()), languages) for attribute in FIELD_OF_KIND.values()}
     sources = {f"{item.kind}/{item.record.id}": model.sources[f"{item.kind}/{item.record.id}"] for item in edited}
     moved = {index: page for index, (page, was) in enumerate(zip(pages, base.pages, strict=True)) if page != was}
     keys_whole = keys.inputs != base.keys_inputs or not base.keys.keys() <= keys.known.keys()
     changed_keys = dict(keys.known) if keys_whole else {page: key for page, key in keys.known.items() if base.keys.get(page) != key}
     return ModelEdits(base.digest, base.files, edited, ContentHtml(**texts, site={}), sources, moved, changed_keys, keys_whole, keys.inputs)
+
+
+def _texts_of(texts: Mapping[tuple[str, str], object], record_ids: Iterable[str], languages: Iterable[str]) -> dict:
+    """The HTML of these records' texts, by (record id, language), looked up one by one."""
+    return {key: texts[key] for record_id in record_ids for language in languages if (key := (record_id, language)) in texts}
 
 
 def _with_kept_edits(model: Model, edits: ModelEdits) -> Model | None:

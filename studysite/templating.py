@@ -77,13 +77,13 @@ class OutputTextGenerator(CodeGenerator):
     escaping is Jinja's own."""
 
     def _output_child_pre(self, node, frame, finalize) -> None:
-        if frame.eval_ctx.autoescape and not frame.eval_ctx.volatile and finalize.src is None:
+        if _writes_text_itself(frame, finalize):
             self.write("(_text if (_type := type(_text := ")
         else:  # Jinja's own, which also opens the call of an environment's finalize
             super()._output_child_pre(node, frame, finalize)
 
     def _output_child_post(self, node, frame, finalize) -> None:
-        if frame.eval_ctx.autoescape and not frame.eval_ctx.volatile and finalize.src is None:
+        if _writes_text_itself(frame, finalize):
             self.write(")) is Markup else escaped_text(_text) if _type is str else environment.output_text(_text))")
         else:
             super()._output_child_post(node, frame, finalize)
@@ -106,6 +106,12 @@ class OutputTextGenerator(CodeGenerator):
         self.write(f", {node.attr!r}, missing)) is not missing else environment.getattr(")
         self.visit(node.node, frame)
         self.write(f", {node.attr!r}))")
+
+
+def _writes_text_itself(frame, finalize) -> bool:
+    """Whether a {{ value }} is written by OutputTextGenerator's code: autoescaped output
+    known to be so when compiled, with no finalize of the environment's."""
+    return frame.eval_ctx.autoescape and not frame.eval_ctx.volatile and finalize.src is None
 
 
 _PLAIN_CALLABLES = (types.FunctionType, types.MethodType)  # href, part, asset...: they take no context

@@ -66,16 +66,7 @@ def mention(question: PlainQuestion, names: Sequence[str]) -> tuple[tuple[int, i
     """How early a question names the term: (0, 0) in its stem, else (1, n) in its
     explanation's sentence n, else (2, 0); and the sentence it is quoted by: the
     explanation's first that names the term, else the stem."""
-    return folded_mention(question, folded_names(names))
-
-
-def folded_names(names: Sequence[str]) -> list[str]:
-    """A term's names casefolded, as PlainQuestion looks for them."""
-    return [name.casefold() for name in names if name]
-
-
-def folded_mention(question: PlainQuestion, folded: Sequence[str]) -> tuple[tuple[int, int], str]:
-    """mention(), given the term's folded_names (a term looks for them in each of its questions)."""
+    folded = [name.casefold() for name in names if name]
     number = question.first_sentence_naming(folded)
     quoted = question.stem if number is None else question.sentences[number]
     if any(name in question.folded_stem for name in folded):
@@ -102,7 +93,8 @@ class TermPage:
         foreign_name = term.texts[term_language].term if term_language and term_language in term.texts and term_language != language else ""
         mentions = self._term_questions(lg, term_id)
         question_ids = [q for q, _ in mentions]
-        topic_ids = sorted({self.content.questions[q].topic for q in question_ids}, key=self._topic_order(lg).__getitem__)
+        used_topics = {self.content.questions[q].topic for q in question_ids}
+        topic_ids = [t for t in lg.edition.topics if t in used_topics]
         related = tuple(self.term_link(lg, r) for r in lg.related_terms[term_id])
         shown = {term_id, *lg.related_terms[term_id]}
         others = tuple(itertools.islice((link for t, link in self.sorted_term_links(lg) if t not in shown), BROWSE_LIMIT))
@@ -126,8 +118,8 @@ class TermPage:
         the explanation's first sentences), each with the sentence it is quoted by; the
         first is the term's key question."""
         text = self.content.terms[term_id].texts[lg.edition.terms[term_id]]
-        names, text_langs = folded_names([text.term, *text.aliases]), lg.edition.questions
-        mentions = [(*folded_mention(self._plain_question(q, text_langs[q]), names), q) for q in lg.questions_by_term[term_id]]
+        names = [text.term, *text.aliases]
+        mentions = [(*mention(self._plain_question(q, lg.edition.questions[q]), names), q) for q in lg.questions_by_term[term_id]]
         mentions.sort(key=lambda item: item[0])  # stable: questions named equally early keep their order
         return [(question_id, quoted) for _, quoted, question_id in mentions]
 
@@ -161,10 +153,3 @@ class TermPage:
         """The sentence a question is quoted by on a term page, cut when long."""
         text_lang = lg.edition.questions[question_id]
         return Text(Markup.escape(excerpt(sentence, SENTENCE_EXCERPT)), *self._language_of(text_lang, lg.edition.language))
-
-    def _topic_order(self, lg: LanguageGraph) -> dict[str, int]:
-        """Each topic's place in lg's edition, made once."""
-        language = lg.edition.language
-        if language not in self._topic_orders:
-            self._topic_orders[language] = {topic: index for index, topic in enumerate(lg.edition.topics)}
-        return self._topic_orders[language]

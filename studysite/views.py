@@ -62,7 +62,6 @@ class ViewBuilder(termview.TermPage, siteviews.SitePages):
         self._linked_bodies: dict[tuple[str, str], QuestionBody] = {}  # (question id, page language): _question_body
         self._plain_questions: dict[tuple[str, str], termview.PlainQuestion] = {}
         self._plain_stems: dict[tuple[str, str], str] = {}
-        self._topic_orders: dict[str, dict[str, int]] = {}
 
     def with_edits(self, content: Content, content_html: ContentHtml, edited: Mapping[str, Collection[str]]) -> ViewBuilder:
         """A builder of the content after an edit that kept the graph as it was (quickedit.py),

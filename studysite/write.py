@@ -48,8 +48,17 @@ def read_manifest(folder: Path) -> Manifest | None:
     edits replaced since it was written are taken as they now are, with no key: the next
     build renders them again and compares."""
     try:
-        data = json.loads((folder / MARKER).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        marker = (folder / MARKER).read_bytes()
+    except OSError:
+        return None
+    return manifest_of(folder, marker)
+
+
+def manifest_of(folder: Path, marker: bytes) -> Manifest | None:
+    """The manifest of a Studysite folder whose marker file holds these bytes (read_manifest)."""
+    try:
+        data = json.loads(marker.decode("utf-8"))
+    except ValueError:  # UnicodeDecodeError too
         return None
     files = data.get("files") if isinstance(data, dict) else None
     if not isinstance(files, dict):
