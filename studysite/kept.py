@@ -142,7 +142,7 @@ def keep(content_dir: Path, settings: str, inputs: Inputs, model: Model, pages: 
     records, others = fingerprint(content_dir, inputs)
     made_from = MadeFrom(settings, others, records)
     names: dict[str, str] = {}  # each source's name once: the pages name the same sources many times over
-    planned = tuple(dataclasses.replace(page, context=None, sources=tuple(names.setdefault(s, s) for s in page.sources)) for page in pages)
+    planned = tuple(page.but(context=None, sources=tuple(names.setdefault(s, s) for s in page.sources)) for page in pages)
     base = model.base
     if base is not None and len(base.files) <= QUICK_FILES and len(planned) == len(base.pages):
         save_checked(edits, made_from, model_edits(model, base, planned, keys))

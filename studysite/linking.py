@@ -121,6 +121,12 @@ class TermMatcher:
             return
         upcoming = [pattern.search(text) for pattern in self.patterns]
         while any(upcoming):
+            found = [(pattern, m) for pattern, m in zip(self.patterns, upcoming, strict=True) if m]
+            if len(found) == 1:  # the other pattern has no more (most texts hold no Chinese or Japanese): one scan
+                pattern, match = found[0]
+                yield match
+                yield from pattern.finditer(text, match.end())
+                return
             match = min((m for m in upcoming if m), key=re.Match.start)  # min keeps the first of equals
             yield match
             upcoming = [

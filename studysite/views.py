@@ -214,7 +214,7 @@ class ViewBuilder(termview.TermPage, siteviews.SitePages):
         record pages that show an edit and the site's and languages' own pages are planned anew."""
         own = {page.path: self._described(page) for page in self._site_pages()}
         return [
-            own.get(page.path) or (replace(page, context=partial(self._context_again, page)) if edited.isdisjoint(page.sources) else self.page_again(page))
+            own.get(page.path) or (page.but(context=partial(self._context_again, page)) if edited.isdisjoint(page.sources) else self.page_again(page))
             for page in kept
         ]
 
@@ -226,7 +226,7 @@ class ViewBuilder(termview.TermPage, siteviews.SitePages):
         return [self.home(lg), self.glossary(lg), self.search(lg), self.status(lg), self.review(lg), self.downloads(lg), self.offline_page(lg)]
 
     def _described(self, page: Page) -> Page:
-        return page if page.description else replace(page, description=self.site_description(page.language))
+        return page if page.description else page.but(description=self.site_description(page.language))
 
     def page_again(self, page: Page) -> Page:
         """A page of pages() that shows records, planned anew from this builder's content; for

@@ -108,3 +108,18 @@ def test_names_in_both_scripts_are_found_left_to_right():
         '<a class="term" href="../../glossary/gpu/">GPU</a>、'
         '<a class="term" href="../../glossary/memory/">メモリ</a>'
     )
+
+
+def test_names_found_after_the_other_scripts_names_run_out():
+    """Once one script's names are all found, the other's are scanned for alone, from where
+    the last match ended: every name after that point is still found, in order."""
+    matcher = TermMatcher.build({"gpu": ("GPU",), "tensor": ("tensor core",), "memory": ("メモリ",), "data": ("データ",)})
+    cjk_first = "メモリ: GPU, a tensor core, GPUs and GPU"
+    assert [(cjk_first[start:end], term) for start, end, term in matcher.first_mentions(cjk_first)] == [
+        ("メモリ", "memory"),
+        ("GPU", "gpu"),
+        ("tensor core", "tensor"),
+    ]
+    words_first = "GPU その後 メモリ と データ"
+    assert [term for _, _, term in matcher.first_mentions(words_first)] == ["gpu", "memory", "data"]
+    assert matcher.link("xGPU GPU", href) == 'xGPU <a class="term" href="../../glossary/gpu/">GPU</a>'
