@@ -21,6 +21,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -52,11 +53,12 @@ class LanguageIndex:
     output_dir: Path
 
 
-def index_languages(indexes: list[LanguageIndex], jobs: int = 1) -> None:
+def index_languages(indexes: list[LanguageIndex], jobs: int = 1, made: Callable[[LanguageIndex], None] | None = None) -> None:
     """Make the indexes, up to jobs Pagefind processes at once (each uses a core and a
-    half for a few seconds, and as much memory as its language's pages need). After a
-    failure no other is started, and it is raised once none runs any more; on any other
-    exit (Ctrl-C) the ones running are stopped."""
+    half for a few seconds, and as much memory as its language's pages need); made is told
+    of each as soon as it is there, while the others are still made. After a failure no
+    other is started, and it is raised once none runs any more; on any other exit (Ctrl-C)
+    the ones running are stopped."""
     waiting, running, failure = list(indexes), [], None
     try:
         while waiting or running:
@@ -69,6 +71,8 @@ def index_languages(indexes: list[LanguageIndex], jobs: int = 1) -> None:
             output.close()
             if failure is None:
                 _make_deterministic(index.output_dir / ENTRY_FILE)
+                if made is not None:
+                    made(index)
             else:
                 waiting.clear()
     finally:
@@ -155,8 +159,7 @@ def index_site(writer: SiteWriter, out_dir: Path, previous: Manifest, languages:
                 gathered.append(site_dir)
                 gather_pages(pages, site_dir)
             indexes.append(LanguageIndex(language, site_dir, writer.temp_dir / urls.search_index_folder(language)))
-        index_languages(indexes, jobs)
+        index_languages(indexes, jobs, made=lambda index: writer.record_tool_output(index.output_dir))
     finally:
         for folder in gathered:
             shutil.rmtree(folder, ignore_errors=True)
-    writer.record_extra_files()

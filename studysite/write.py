@@ -273,10 +273,12 @@ class SiteWriter:
         self.inputs.update(inputs)
         self.changed += changed
 
-    def record_extra_files(self) -> None:
-        """Count files that tools wrote straight into the temporary folder (search index)."""
-        for path in sorted(files_below(self.temp_dir) - set(self.written) - {TEMP_MARKER}):
-            self.written[path] = _digest((self.temp_dir / path).read_bytes())
+    def record_tool_output(self, folder: Path) -> None:
+        """Count the files a tool wrote straight into a folder of the temporary folder (a
+        search index): only that folder is listed, not the whole site."""
+        prefix = folder.relative_to(self.temp_dir).as_posix() + "/"
+        for path in sorted(files_below(folder)):
+            self.written[prefix + path] = _digest((folder / path).read_bytes())
 
     def commit(self) -> None:
         """Mark the new folder and put it in the place of the old one. Ctrl-C and SIGTERM
