@@ -229,7 +229,9 @@ _MATH_ELEMENT = re.compile(r'<math[^>]*\salttext="([^"]*)"[^>]*>.*?</math>', re.
 
 def plain_text(fragment: str) -> str:
     """The visible text of an HTML fragment, for excerpts and descriptions; math as its TeX."""
-    return html.unescape(_TAG.sub("", _MATH_ELEMENT.sub(r"\1", fragment)))
+    if "<math" in fragment:  # a test for the element, cheaper than a search that finds none
+        fragment = _MATH_ELEMENT.sub(r"\1", fragment)
+    return html.unescape(_TAG.sub("", fragment))
 
 
 def excerpt(text: str, limit: int) -> str:
