@@ -116,22 +116,16 @@ class TermMatcher:
         """The names in text, left to right, as the alternation of the patterns would find
         them: the leftmost match of either from where the last one ended, the first
         pattern's at the same place."""
-        if len(self.patterns) == 1:
-            yield from self.patterns[0].finditer(text)
-            return
-        upcoming = [pattern.search(text) for pattern in self.patterns]
-        while any(upcoming):
-            found = [(pattern, m) for pattern, m in zip(self.patterns, upcoming, strict=True) if m]
-            if len(found) == 1:  # the other pattern has no more (most texts hold no Chinese or Japanese): one scan
-                pattern, match = found[0]
+        upcoming = [(pattern, pattern.search(text)) for pattern in self.patterns]
+        while upcoming := [(pattern, m) for pattern, m in upcoming if m]:
+            if len(upcoming) == 1:  # one pattern left with names to find (a text with no Chinese or Japanese, or one script's names alone): one scan
+                pattern, match = upcoming[0]
                 yield match
                 yield from pattern.finditer(text, match.end())
                 return
-            match = min((m for m in upcoming if m), key=re.Match.start)  # min keeps the first of equals
+            match = min((m for _, m in upcoming), key=re.Match.start)  # min keeps the first of equals
             yield match
-            upcoming = [
-                m if m is None or m.start() >= match.end() else pattern.search(text, match.end()) for pattern, m in zip(self.patterns, upcoming, strict=True)
-            ]
+            upcoming = [(pattern, m if m.start() >= match.end() else pattern.search(text, match.end())) for pattern, m in upcoming]
 
 
 Mention = tuple[int, int, str]  # where a term is named in a fragment (start, end) and its id

@@ -205,10 +205,13 @@ def _check_nesting(text: str) -> None:
             continue
 
 
+_NESTING = (yaml.MappingNode, yaml.SequenceNode)  # the nodes that hold others (a scalar nests nothing)
+
+
 def _check_tree(root: yaml.Node | None) -> None:
     """The same limit on a composed tree, counting each node where it is written (an alias
     is not followed again), so a short text gets the same verdict as a long one."""
-    stack, seen = [(root, 1)] if root is not None and not isinstance(root, yaml.ScalarNode) else [], set()
+    stack, seen = [(root, 1)] if isinstance(root, _NESTING) else [], set()
     while stack:
         node, depth = stack.pop()
         if id(node) in seen:
@@ -217,7 +220,7 @@ def _check_tree(root: yaml.Node | None) -> None:
         if depth > MAX_DEPTH:
             raise _TooDeep(node.start_mark)
         children = [child for pair in node.value for child in pair] if isinstance(node, yaml.MappingNode) else node.value
-        stack.extend((child, depth + 1) for child in reversed(children) if not isinstance(child, yaml.ScalarNode))  # a scalar nests nothing
+        stack.extend((child, depth + 1) for child in reversed(children) if isinstance(child, _NESTING))
 
 
 def _report_character(text: str, code: int, relative: str, report: Report) -> None:
