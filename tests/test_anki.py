@@ -252,7 +252,7 @@ def test_a_plan_key_tells_apart_plans_that_differ_in_any_part_of_any_note():
 def test_the_collection_is_written_as_genanki_writes_it():
     import genanki
 
-    from studysite.anki import write_collection
+    from studysite.anki import index_collection, write_collection
 
     def model(model_id: int, name: str) -> genanki.Model:
         return genanki.Model(model_id, name, fields=[{"name": "Front"}], templates=[{"name": name, "qfmt": "{{Front}}", "afmt": "{{Front}}"}])
@@ -271,6 +271,10 @@ def test_the_collection_is_written_as_genanki_writes_it():
         row = {column[0]: value for column, value in zip(cursor.description, cursor.fetchone(), strict=True)}
         return schema, {name: json.loads(value) if isinstance(value, str) and value.startswith("{") else value for name, value in row.items()}
 
-    ours = collection(lambda cursor: write_collection(cursor, decks, 1700000000))
+    def write_ours(cursor: sqlite3.Cursor) -> None:
+        write_collection(cursor, decks, 1700000000)
+        index_collection(cursor)
+
+    ours = collection(write_ours)
     assert ours == collection(lambda cursor: genanki.Package(decks).write_to_db(cursor, 1700000000, iter(range(1, 100))))
     assert {m["name"]: m["did"] for m in ours[1]["models"].values()} == {"Question": decks[2].deck_id, "Term": decks[2].deck_id}  # the last deck using it
