@@ -131,18 +131,24 @@ def edits_path(content_dir: Path) -> Path:
     return cache_folder() / f"model-{site_name(content_dir)}.edits.pickle"
 
 
-def keep(content_dir: Path, settings: str, inputs: Inputs, model: Model, pages: list[Page], keys: PageKeys) -> None:
+def keep(
+    content_dir: Path, settings: str, inputs: Inputs, model: Model, pages: list[Page], keys: PageKeys, planned_anew: frozenset[int] | None = None
+) -> None:
     """Save a model and the pages planned from it with their keys, with what it was made
     from (in a process aside: the temporary file of one stopped before its end is removed
     by the next). A model taken from a base with a few files edited since is kept as its
-    edits; any other as a new base."""
+    edits; any other as a new base. planned_anew: the positions of the pages planned anew
+    from the model's own (ViewBuilder.pages_again); each other page is the model's, as it was."""
     path, edits = model_path(content_dir), edits_path(content_dir)
     remove_temporary_files(path)
     remove_temporary_files(edits)
     records, others = fingerprint(content_dir, inputs)
     made_from = MadeFrom(settings, others, records)
     names: dict[str, str] = {}  # each source's name once: the pages name the same sources many times over
-    planned = tuple(page.but(context=None, sources=tuple(names.setdefault(s, s) for s in page.sources)) for page in pages)
+    planned = tuple(
+        page.but(context=None, sources=tuple(names.setdefault(s, s) for s in page.sources)) if planned_anew is None or index in planned_anew else model.pages[index]
+        for index, page in enumerate(pages)
+    )
     base = model.base
     if base is not None and len(base.files) <= QUICK_FILES and len(planned) == len(base.pages):
         save_checked(edits, made_from, model_edits(model, base, planned, keys))
@@ -164,7 +170,7 @@ def model_edits(model: Model, base: KeptBase, pages: tuple[Page, ...], keys: Pag
     html, languages = model.content_html, model.content.site.languages
     texts = {attribute: _texts_of(getattr(html, attribute), ids.get(attribute, ()), languages) for attribute in FIELD_OF_KIND.values()}
     sources = {f"{item.kind}/{item.record.id}": model.sources[f"{item.kind}/{item.record.id}"] for item in edited}
-    moved = {index: page for index, (page, was) in enumerate(zip(pages, base.pages, strict=True)) if page != was}
+    moved = {index: page for index, (page, was) in enumerate(zip(pages, base.pages, strict=True)) if page is not was and page != was}
     keys_whole = keys.inputs != base.keys_inputs or not base.keys.keys() <= keys.known.keys()
     changed_keys = dict(keys.known) if keys_whole else {page: key for page, key in keys.known.items() if base.keys.get(page) != key}
     return ModelEdits(base.digest, base.files, edited, ContentHtml(**texts, site={}), sources, moved, changed_keys, keys_whole, keys.inputs)

@@ -86,6 +86,7 @@ class LoadedSite:
     catalogs: Mapping[str, contentpo.ContentCatalog]  # the content.po of each site language but the default
     supplied: frozenset[tuple[str, str, str]]  # (kind, id, language) of what content.po translates
     views: ViewBuilder  # what planned the pages, and makes their view models
+    planned_anew: frozenset[int] | None = None  # the positions of the pages planned anew from a kept model's (kept.py); None: all were
 
 
 @dataclass(frozen=True)
@@ -204,10 +205,10 @@ def read_model(options: Options, report: Report, cache: BuildCache | None = None
 def plan_pages(read: ReadSite, report: Report) -> LoadedSite:
     """Phase one's end: every page planned, and their paths checked unique."""
     views = ViewBuilder(read.content, read.content_html, read.graph, read.statuses)
-    pages = views.pages_again(read.model.pages, read.model.edited) if read.model.pages else views.pages()
+    pages, anew = views.pages_again(read.model.pages, read.model.edited) if read.model.pages else (views.pages(), None)
     check_unique_paths(pages, report)
     report.raise_if_errors()
-    return LoadedSite(read.content, read.content_html, read.graph, pages, report, read.statuses, read.model.catalogs, read.model.supplied, views)
+    return LoadedSite(read.content, read.content_html, read.graph, pages, report, read.statuses, read.model.catalogs, read.model.supplied, views, anew)
 
 
 def check_unique_paths(pages: list[Page], report: Report) -> None:
@@ -247,7 +248,7 @@ def _build(options: Options, cache: BuildCache | None, guard: CommitGuard | None
             loaded = plan_pages(read, report)
             collector.model_made()
             page_keys = record_page_keys(read.model, inputs_key(renderer.made_from, (renderer.site, loaded.content.site)), loaded.pages)
-            keep = functools.partial(kept.keep, options.content_dir, model_settings(options, cache), inputs, read.model, loaded.pages, page_keys)
+            keep = functools.partial(kept.keep, options.content_dir, model_settings(options, cache), inputs, read.model, loaded.pages, page_keys, loaded.planned_anew)
             with Aside([keep], jobs, background=True) as keeping, SiteWriter(options.out_dir, previous, in_place=True) as writer:
                 write_site(writer, options, loaded, renderer, page_keys, assets, started, decks)
                 built = BuiltSite(options, loaded, renderer, page_keys, dict(writer.written), dict(writer.inputs))

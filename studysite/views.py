@@ -207,16 +207,22 @@ class ViewBuilder(termview.TermPage, siteviews.SitePages):
             pages.extend(self.language_pages(lg))
         return pages
 
-    def pages_again(self, kept: tuple[Page, ...], edited: frozenset[str]) -> list[Page]:
+    def pages_again(self, kept: tuple[Page, ...], edited: frozenset[str]) -> tuple[list[Page], frozenset[int]]:
         """Every page, from the pages planned by the build whose model this builder's content
-        came from (kept.py) with no view model: the record pages whose sources include no
-        edited source are as they were, their view models made when they are rendered; the
-        record pages that show an edit and the site's and languages' own pages are planned anew."""
+        came from (kept.py) with no view model, and the positions of those planned anew: the
+        record pages whose sources include no edited source are as they were, their view
+        models made when they are rendered; the record pages that show an edit and the
+        site's and languages' own pages are planned anew."""
         own = {page.path: self._described(page) for page in self._site_pages()}
-        return [
-            own.get(page.path) or (page.but(context=partial(self._context_again, page)) if edited.isdisjoint(page.sources) else self.page_again(page))
-            for page in kept
-        ]
+        pages, anew = [], []
+        for index, page in enumerate(kept):
+            again = own.get(page.path)
+            if again is None and edited.isdisjoint(page.sources):
+                pages.append(page.but(context=partial(self._context_again, page)))
+            else:
+                pages.append(again or self.page_again(page))
+                anew.append(index)
+        return pages, frozenset(anew)
 
     def _context_again(self, page: Page) -> View:
         return self.page_again(page).context()
