@@ -131,9 +131,7 @@ def edits_path(content_dir: Path) -> Path:
     return cache_folder() / f"model-{site_name(content_dir)}.edits.pickle"
 
 
-def keep(
-    content_dir: Path, settings: str, inputs: Inputs, model: Model, pages: list[Page], keys: PageKeys, planned_anew: frozenset[int] | None = None
-) -> None:
+def keep(content_dir: Path, settings: str, inputs: Inputs, model: Model, pages: list[Page], keys: PageKeys, planned_anew: frozenset[int] | None = None) -> None:
     """Save a model and the pages planned from it with their keys, with what it was made
     from (in a process aside: the temporary file of one stopped before its end is removed
     by the next). A model taken from a base with a few files edited since is kept as its
@@ -146,7 +144,9 @@ def keep(
     made_from = MadeFrom(settings, others, records)
     names: dict[str, str] = {}  # each source's name once: the pages name the same sources many times over
     planned = tuple(
-        page.but(context=None, sources=tuple(names.setdefault(s, s) for s in page.sources)) if planned_anew is None or index in planned_anew else model.pages[index]
+        page.but(context=None, sources=tuple(names.setdefault(s, s) for s in page.sources))
+        if planned_anew is None or index in planned_anew
+        else model.pages[index]
         for index, page in enumerate(pages)
     )
     base = model.base

@@ -237,7 +237,7 @@ def _build(options: Options, cache: BuildCache | None, guard: CommitGuard | None
         return BuildResult(unchanged["pages"], 0, unchanged["languages"], time.perf_counter() - started, unchanged["report"])
     previous = check_output_folder(options.out_dir, options.source_folders)
     report, assets, jobs = Report(strict=options.strict), collect_assets(options.layered("static")), options.processes
-    with EarlyStart(options, previous, report, assets, inputs.signatures) as early:
+    with EarlyStart(options, previous, report, assets, inputs.signatures, cache.stamp) as early:
         read = read_site(options, report, cache, inputs, early.begin)
         renderer, decks = early.renderer, early.decks
         report.raise_if_errors()
@@ -248,7 +248,9 @@ def _build(options: Options, cache: BuildCache | None, guard: CommitGuard | None
             loaded = plan_pages(read, report)
             collector.model_made()
             page_keys = record_page_keys(read.model, inputs_key(renderer.made_from, (renderer.site, loaded.content.site)), loaded.pages)
-            keep = functools.partial(kept.keep, options.content_dir, model_settings(options, cache), inputs, read.model, loaded.pages, page_keys, loaded.planned_anew)
+            keep = functools.partial(
+                kept.keep, options.content_dir, model_settings(options, cache), inputs, read.model, loaded.pages, page_keys, loaded.planned_anew
+            )
             with Aside([keep], jobs, background=True) as keeping, SiteWriter(options.out_dir, previous, in_place=True) as writer:
                 write_site(writer, options, loaded, renderer, page_keys, assets, started, decks)
                 built = BuiltSite(options, loaded, renderer, page_keys, dict(writer.written), dict(writer.inputs))
@@ -275,8 +277,8 @@ class EarlyStart:
     keeps the previous ones), made while the graph and the pages are. Leaving the with
     block stops the decks that were not taken."""
 
-    def __init__(self, options: Options, previous: Manifest, report: Report, assets: dict, seen: Mapping[str, list]):
-        self.options, self.previous, self.report, self.assets, self.seen = options, previous, report, assets, seen
+    def __init__(self, options: Options, previous: Manifest, report: Report, assets: dict, seen: Mapping[str, list], stamp: str):
+        self.options, self.previous, self.report, self.assets, self.seen, self.stamp = options, previous, report, assets, seen, stamp
         self._renderer: Renderer | None = None
         self.decks: anki.Decks | None = None
 
@@ -290,7 +292,9 @@ class EarlyStart:
     def begin(self, content: Content, content_html: ContentHtml) -> None:
         self._renderer = make_renderer(self.options, content, self.report, self.assets)
         if not self.options.preview:
-            source = anki.DeckSource(content, content_html, anki.file_times(self.options.content_dir, self.seen))
+            content_dir, made_from = self.options.content_dir, f"{self.stamp}\0{self._renderer.made_from}"
+            memos = {language: anki.memo_path(content_dir, language) for language in content.site.languages}
+            source = anki.DeckSource(content, content_html, anki.file_times(content_dir, self.seen), memos, made_from)
             self.decks = anki.Decks(self.previous, source, self._renderer.environments, self.options.processes)
 
     @property

@@ -14,7 +14,9 @@ import pytest
 from conftest import SAMPLE_CONTENT, run_cli
 
 from studysite import inputs
-from studysite.anki import DeckNote, DeckPlan, stable_id
+from studysite.anki import NoteMemo
+from studysite.apkg import DeckNote, DeckPlan, stable_id
+from studysite.checked import save_checked
 
 LANGUAGES = ("nl", "fr")
 
@@ -196,6 +198,41 @@ def test_a_deck_is_rebuilt_only_when_its_records_change_and_then_updates_notes(t
     assert (old["id"], old["guid"]) == (changed[0]["id"], changed[0]["guid"]) and changed[0]["mod"] >= old["mod"]
 
 
+def test_a_rebuild_that_takes_the_note_memo_makes_the_decks_a_clean_build_makes(tmp_path: Path, monkeypatch):
+    shutil.copytree(SAMPLE_CONTENT, tmp_path / "content")
+    site, clean = tmp_path / "site", tmp_path / "clean"
+    build = ("build", "--content", tmp_path / "content", "--no-search", "--out")
+    assert run_cli(*build, site).status == 0
+    question = tmp_path / "content/questions/gpu-programming/kv-cache.yaml"
+    edited = question.read_text(encoding="utf-8").replace("Om de gewichten van het model te comprimeren", "Om de gewichten van het model **klein** te maken")
+    question.write_text(edited.replace("answer: B", "answer: C"), encoding="utf-8")
+    assert run_cli(*build, site).status == 0  # every other question's fields from the memo
+    monkeypatch.setenv("STUDYSITE_CACHE_DIR", str(tmp_path / "no-cache"))
+    assert run_cli(*build, clean).status == 0
+    for lang in LANGUAGES:
+        assert deck_file(site, lang).read_bytes() == deck_file(clean, lang).read_bytes()
+    fields = next(n["fields"] for n in read_deck(deck_file(site, "nl"), tmp_path).notes if "Waarom gebruikt" in n["fields"].get("Stem", ""))
+    assert "<strong>klein</strong>" in fields["Choices"] and fields["Answer"].startswith("C")
+
+
+def test_a_note_memo_gives_back_only_what_was_made_of_the_same_answer_and_choices_by_the_same_header(tmp_path: Path):
+    path, made, again = tmp_path / "memo.pickle", ("<ol>a b</ol>", "B: b", "guid"), ("made", "again", "now")
+
+    def fields(header: str = "h", answer: int = 1, choices: tuple[str, ...] = ("a", "b")) -> tuple[str, str, str]:
+        return NoteMemo(path, header).question("q1", answer, choices, lambda: again)
+
+    first = NoteMemo(path, "h")
+    assert first.question("q1", 1, ("a", "b"), lambda: made) == made
+    first.save()
+    assert fields() == made
+    assert fields(answer=0) == fields(choices=("a", "c")) == fields("another header") == again
+    save_checked(path, "h", {"q1": (1, ("a", "b"), ("one", 2, "three"))})  # not three texts
+    assert fields() == again
+    first.save()
+    path.write_bytes(path.read_bytes()[:-3] + b"xyz")  # not whole
+    assert fields() == again
+
+
 def test_a_notes_time_is_its_record_files_modification_time_in_whole_seconds(tmp_path: Path, monkeypatch):
     monkeypatch.setattr(inputs, "SETTLED_NS", 0)  # every file's signature kept: the rebuild takes the times from there
     shutil.copytree(SAMPLE_CONTENT, tmp_path / "content")
@@ -252,7 +289,7 @@ def test_a_plan_key_tells_apart_plans_that_differ_in_any_part_of_any_note():
 def test_the_collection_is_written_as_genanki_writes_it():
     import genanki
 
-    from studysite.anki import index_collection, write_collection
+    from studysite.apkg import index_collection, write_collection
 
     def model(model_id: int, name: str) -> genanki.Model:
         return genanki.Model(model_id, name, fields=[{"name": "Front"}], templates=[{"name": name, "qfmt": "{{Front}}", "afmt": "{{Front}}"}])

@@ -48,9 +48,12 @@ def build(content: Path, out: Path):
 def test_the_cache_lives_in_studysite_cache_dir_and_not_in_the_site(make_content, tmp_path, monkeypatch):
     monkeypatch.setenv("STUDYSITE_CACHE_DIR", str(tmp_path / "my-cache"))
     build(make_content(), tmp_path / "site")
-    names = sorted(p.name for p in (tmp_path / "my-cache").iterdir())  # the record of its builds, its kept model, its cache and its compiled templates
-    assert [name.split("-")[0] for name in names] == ["builds", "model", "site", "templates"]
-    assert all(name.endswith(".pickle") for name in names[:3]) and (tmp_path / "my-cache" / names[3]).is_dir()
+    names = sorted(
+        p.name for p in (tmp_path / "my-cache").iterdir()
+    )  # the record of its builds, its decks' note memos, its kept model, its cache and its compiled templates
+    assert [name.split("-")[0] for name in names] == ["builds", "deck", "deck", "model", "site", "templates"]
+    assert [name.split("-")[-1] for name in names[1:3]] == ["fr.pickle", "nl.pickle"]
+    assert all(name.endswith(".pickle") for name in names[:5]) and (tmp_path / "my-cache" / names[5]).is_dir()
     assert not [p for p in (tmp_path / "site").rglob("*") if "cache" in p.name]
 
 
