@@ -1,8 +1,8 @@
 """Cache: what a build can skip next time, kept outside the deployed site.
 
-One file per content folder holds what reading each content file gave (readings.py), the
-HTML of every content text converted from Markdown and the glossary terms each question's
-text names, keyed by digests of what they came from; a small file beside it holds, per
+One file per content folder holds the HTML of every content text converted from Markdown
+and the glossary terms each question's text names, keyed by digests of what they came
+from; one beside it, what reading each content file gave (readings.py); a small one, per
 output folder, a digest of every input of the last successful build with what that build
 reported (written once its output is in place). A build whose inputs and output are both
 as they were then does nothing (unchanged_build, remember_build). The first file also
@@ -51,7 +51,7 @@ from .checked import (
 from .diagnostics import Report, diagnostics_from_json, diagnostics_to_json
 from .write import MARKER, files_below, manifest_of
 
-SAVED = ("markdown", "history", "found", "ui_messages", "readings", "signatures")  # the parts of a BuildCache kept in its file
+SAVED = ("markdown", "history", "found", "ui_messages", "signatures")  # the parts of a BuildCache kept in its file (the readings: in one of their own)
 CODE_ROOT = Path(__file__).resolve().parent
 
 
@@ -93,7 +93,7 @@ class BuildCache:
     readings: dict[str, object] = field(default_factory=dict)  # what reading each content file gave, by its bytes (readings.py); pickled as the file held it
     signatures: dict[str, list] = field(default_factory=dict)  # what the last build saw of each file it read (inputs.py)
     _used: set[str] = field(default_factory=set)
-    _unread: tuple[int, bytes] = (0, b"")  # the number of readings in the file, and their pickles, until a build asks for one
+    _readings_taken: bool = False  # whether the readings' file was read (all_readings)
     _keep_unused: bool = False
 
     def text(self, kind: str, text: str, convert: Callable[[str], str]) -> str:
@@ -148,17 +148,14 @@ class BuildCache:
         self.all_readings()[key] = reading
 
     def all_readings(self) -> dict[str, object]:
-        """The readings, each still pickled as the file held it: taken out of the file's
-        part when a build first asks (one that took the kept model never does)."""
-        count, data = self._unread
-        if count:
-            self._unread = (0, b"")
-            stream = io.BytesIO(data)
-            try:
-                pairs = [RestrictedUnpickler(stream, in_cache).load() for _ in range(count)]
-            except UNPICKLING_ERRORS:
-                pairs = []
-            self.readings = {key: reading for key, reading in pairs if isinstance(reading, bytes)}
+        """The readings, each still pickled as their file held it: read from that file when
+        a build first asks (one that took the kept model never does, and leaves it as it is)."""
+        if not self._readings_taken:
+            self._readings_taken = True
+            values = load_checked(readings_path(self.path), in_cache) if self.path is not None else iter(())
+            if next(values, None) == self.stamp:
+                pairs = [pair for pair in values if isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[1], bytes)]
+                self.readings = {key: reading for key, reading in pairs} | self.readings
         return self.readings
 
     def keep_unused(self) -> None:
@@ -173,10 +170,13 @@ class BuildCache:
         if self._used and not self._keep_unused:
             self.markdown = {key: html for key, html in self.markdown.items() if key in self._used}
             self.found = {key: terms for key, terms in self.found.items() if key in self._used}
-            self.readings = {key: reading for key, reading in self.all_readings().items() if key in self._used}
+            self.readings = {key: reading for key, reading in self.readings.items() if key in self._used}
         if self.path is not None:
             remove_temporary_files(self.path)
             write_checked(self.path, self._write)
+            if self._readings_taken:
+                remove_temporary_files(readings_path(self.path))
+                write_checked(readings_path(self.path), self._write_readings)
 
     def save_builds(self) -> None:
         """The record of the builds into each output folder, in a file of its own: it is
@@ -185,15 +185,13 @@ class BuildCache:
             save_checked(builds_path(self.path), self.stamp, self.builds)
 
     def _write(self, digesting: Digesting) -> None:
-        """The parts, each reading pickled on its own after them (saving then needs no memo
-        of every object of every reading, and a reading is unpickled only when a build asks
-        for it)."""
-        parts = {name: getattr(self, name) for name in SAVED if name != "readings"}
-        count, unread = self._unread
-        pickle.dump({"stamp": self.stamp, **parts, "readings": count or len(self.readings)}, digesting, protocol=PROTOCOL)
-        if count:
-            digesting.write(unread)
-        for key, reading in self.readings.items() if not count else ():
+        pickle.dump({"stamp": self.stamp, **{name: getattr(self, name) for name in SAVED}}, digesting, protocol=PROTOCOL)
+
+    def _write_readings(self, digesting: Digesting) -> None:
+        """The stamp, then each reading pickled on its own (saving then needs no memo of every
+        object of every reading, and a reading is unpickled only when a build asks for it)."""
+        pickle.dump(self.stamp, digesting, protocol=PROTOCOL)
+        for key, reading in self.readings.items():
             pickle.dump((key, reading if isinstance(reading, bytes) else pickle.dumps(reading, protocol=PROTOCOL)), digesting, protocol=PROTOCOL)
 
 
@@ -230,17 +228,10 @@ def in_cache(module: str, name: str) -> bool:
 
 
 def _unpickled(path: Path) -> object:
-    """What a cache file holds, its readings still pickled; None when there is no cache
-    file there, or its checksum does not match (read_checked)."""
+    """What a cache file holds; None when there is no cache file there, or its checksum does
+    not match (read_checked)."""
     checked = read_checked(path)
-    if checked is None:
-        return None
-    payload = checked[1]
-    stream = io.BytesIO(payload)
-    parts = RestrictedUnpickler(stream, in_cache).load()
-    if not isinstance(parts, dict) or not isinstance(parts.get("readings"), int):
-        return None
-    return parts | {"readings": {}, "_unread": (parts["readings"], bytes(payload[stream.tell() :]))}
+    return RestrictedUnpickler(io.BytesIO(checked[1]), in_cache).load() if checked is not None else None
 
 
 def open_cache(content_dir: Path, stamp: str | None = None) -> BuildCache:
@@ -254,10 +245,17 @@ def open_cache(content_dir: Path, stamp: str | None = None) -> BuildCache:
         return cache
     if not _trusted(data, stamp):
         return cache
-    for name in (*SAVED, "_unread"):
+    for name in SAVED:
         setattr(cache, name, data[name])
     cache.builds = _saved_builds(path, stamp)
     return cache
+
+
+def readings_path(path: Path) -> Path:
+    """The file of the readings beside a site's cache file: read only by a build that reads
+    content files, and written only by one that did (a build after an edit takes the kept
+    model and reads neither its 16 MB at 5,000 questions)."""
+    return path.with_name(path.name.replace("site-", "readings-", 1))
 
 
 def builds_path(path: Path) -> Path:

@@ -48,12 +48,11 @@ def build(content: Path, out: Path):
 def test_the_cache_lives_in_studysite_cache_dir_and_not_in_the_site(make_content, tmp_path, monkeypatch):
     monkeypatch.setenv("STUDYSITE_CACHE_DIR", str(tmp_path / "my-cache"))
     build(make_content(), tmp_path / "site")
-    names = sorted(
-        p.name for p in (tmp_path / "my-cache").iterdir()
-    )  # the record of its builds, its decks' note memos, its kept model, its cache and its compiled templates
-    assert [name.split("-")[0] for name in names] == ["builds", "deck", "deck", "model", "site", "templates"]
+    # the record of its builds, its decks' note memos, its kept model, its readings, its cache and its compiled templates
+    names = sorted(p.name for p in (tmp_path / "my-cache").iterdir())
+    assert [name.split("-")[0] for name in names] == ["builds", "deck", "deck", "model", "readings", "site", "templates"]
     assert [name.split("-")[-1] for name in names[1:3]] == ["fr.pickle", "nl.pickle"]
-    assert all(name.endswith(".pickle") for name in names[:5]) and (tmp_path / "my-cache" / names[5]).is_dir()
+    assert all(name.endswith(".pickle") for name in names[:6]) and (tmp_path / "my-cache" / names[6]).is_dir()
     assert not [p for p in (tmp_path / "site").rglob("*") if "cache" in p.name]
 
 
@@ -136,6 +135,23 @@ def test_a_cache_written_by_other_code_is_never_trusted(make_content, tmp_path):
     for out in ("foreign", "edited"):
         assert site_files(tmp_path / out) == site_files(tmp_path / "clean")
     assert b"POISONED" not in (tmp_path / "clean/nl/questions/gpu-role/index.html").read_bytes()
+
+
+def test_a_rebuild_after_an_edit_leaves_the_readings_as_they_were_and_a_foreign_readings_file_is_not_taken(make_content, tmp_path):
+    content = make_content(**{"questions/gpu-role.yaml": QUESTION_WITH_MARKDOWN})
+    build(content, tmp_path / "site")
+    (readings,) = Path(os.environ["STUDYSITE_CACHE_DIR"]).glob("readings-*.pickle")
+    before = (readings.stat().st_mtime_ns, readings.read_bytes())
+    question = content / "questions/gpu-role.yaml"
+    question.write_text(QUESTION_WITH_MARKDOWN.replace("Een **GPU** rekent", "Een **GPU** rekent snel"), encoding="utf-8")
+    build(content, tmp_path / "site")  # the kept model, with the edited file read again
+    assert "rekent snel" in (tmp_path / "site/nl/questions/gpu-role/index.html").read_text(encoding="utf-8")
+    assert (readings.stat().st_mtime_ns, readings.read_bytes()) == before
+    cache = build_cache.open_cache(content)
+    assert cache.all_readings()
+    cache.stamp = "another version"
+    cache.save()  # the readings, stamped by other code
+    assert build_cache.open_cache(content).all_readings() == {}
 
 
 class Payload:
