@@ -8,10 +8,9 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import shutil
 import sqlite3
+import struct
 import tempfile
-import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,8 +28,13 @@ def load_genanki():
     return genanki
 
 
-ZIP_DATE = (1980, 1, 1, 0, 0, 0)
-ZIP_LEVEL = 3  # zlib's level: a 5,000-question collection deflates in half the time of the default 6, 11 % larger
+def _isal_version() -> str:
+    import isal
+
+    return isal.__version__
+
+
+ZIP_LEVEL = 2  # ISA-L's level (0 to 3): at 5,000 questions 3 takes twice as long for 2 % less
 
 
 @dataclass(frozen=True)
@@ -66,7 +70,8 @@ class DeckPlan:
     @property
     def key(self) -> str:
         """A digest of the plan, to carry the package over when nothing changed."""
-        digest = hashlib.sha256(f"{load_genanki().__version__}{(self.language, self.path, self.site_key, self.models, self.decks)!r}".encode())
+        libraries = f"{load_genanki().__version__} {_isal_version()}"  # what makes the bytes: a new version, a new package
+        digest = hashlib.sha256(f"{libraries}{(self.language, self.path, self.site_key, self.models, self.decks)!r}".encode())
         for note in self.notes:  # note by note, the lengths of its parts then the parts: twice as fast as its repr
             parts = (note.model, note.deck, note.guid, str(note.modified), *note.fields, "\x1e", *note.tags)
             digest.update(repr(tuple(map(len, parts))).encode())
@@ -177,17 +182,29 @@ def card_ords(model: genanki.Model, fields: tuple[str, ...]) -> list[int]:
 
 
 def zip_package(database: Path) -> bytes:
-    """The package: the collection and an empty media list, dated 1980 (equal decks, equal bytes)."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as package:
-        with database.open("rb") as source, package.open(_entry("collection.anki2"), "w") as target:
-            shutil.copyfileobj(source, target, 1 << 20)
-        package.writestr(_entry("media"), json.dumps({}).encode())
-    return buffer.getvalue()
+    """The package: a zip of the collection and an empty media list, each entry deflated by
+    ISA-L (isal: a 5,000-question collection in a fifth of the time zlib takes at level 3,
+    8 % larger) and dated 1980-01-01, so that equal decks make equal bytes. zipfile
+    deflates only with zlib; the two entries' headers are written here, as zipfile writes them."""
+    from isal import isal_zlib
+
+    package, directory = io.BytesIO(), []
+    for name, data in ((b"collection.anki2", database.read_bytes()), (b"media", json.dumps({}).encode())):
+        compressor = isal_zlib.compressobj(ZIP_LEVEL, isal_zlib.DEFLATED, -15)  # raw deflate, as zip holds it
+        deflated = compressor.compress(data) + compressor.flush()
+        sizes = (isal_zlib.crc32(data), len(deflated), len(data), len(name))
+        directory.append(_ZIP_DIRECTORY_ENTRY.pack(b"PK\1\2", _ZIP_MADE_BY, 20, 0, 8, 0, _ZIP_DOS_DATE, *sizes, 0, 0, 0, 0, 0o600 << 16, package.tell()) + name)
+        package.write(_ZIP_LOCAL_HEADER.pack(b"PK\3\4", 20, 0, 8, 0, _ZIP_DOS_DATE, *sizes, 0) + name + deflated)
+    start = package.tell()
+    package.write(b"".join(directory))
+    package.write(_ZIP_END.pack(b"PK\5\6", 0, 0, len(directory), len(directory), package.tell() - start, start, 0))
+    return package.getvalue()
 
 
-def _entry(name: str) -> zipfile.ZipInfo:
-    entry = zipfile.ZipInfo(name, ZIP_DATE)
-    entry.compress_type = zipfile.ZIP_DEFLATED
-    entry._compresslevel = ZIP_LEVEL  # what ZipFile.open takes from an entry it is given (public as compress_level from Python 3.13)
-    return entry
+# A zip's local file header, central directory entry and end of central directory (APPNOTE
+# 4.3.7, 4.3.12, 4.3.16): version 2.0, deflated, no flags, extra fields or comments.
+_ZIP_LOCAL_HEADER = struct.Struct("<4s5H3L2H")
+_ZIP_DIRECTORY_ENTRY = struct.Struct("<4s6H3L5H2L")
+_ZIP_END = struct.Struct("<4s4H2LH")
+_ZIP_MADE_BY = 3 << 8 | 20  # Unix, so that the entries' permissions (rw-------) are read as zipfile writes them
+_ZIP_DOS_DATE = (1980 - 1980) << 9 | 1 << 5 | 1  # 1980-01-01; the time, midnight, is 0

@@ -67,7 +67,7 @@ def code_stamp() -> str:
     digest = hashlib.sha256()
     for path in sorted(CODE_ROOT.glob("*.py")):
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    for package in ("markdown", "nh3", "jinja2", "babel", "latex2mathml", "genanki", "pyyaml", "pagefind"):
+    for package in ("markdown", "nh3", "jinja2", "babel", "latex2mathml", "genanki", "isal", "pyyaml", "pagefind"):
         try:
             digest.update(f"{package}={version(package)}".encode())
         except PackageNotFoundError:
