@@ -38,7 +38,7 @@ from .contentpo import ContentCatalog, Coverage
 from .diagnostics import Diagnostic, Report
 from .graph import Graph, terms_named
 from .inputs import Inputs
-from .keys import PageKeys, source_digest
+from .keys import PageKeys, digests_after_edit
 from .load import Document, is_record_file, parse_file
 from .markup import ContentHtml, convert_texts
 from .model import FIELD_OF_KIND, Content, Record
@@ -169,7 +169,8 @@ def model_edits(model: Model, base: KeptBase, pages: tuple[Page, ...], keys: Pag
     ids = {FIELD_OF_KIND[kind]: records.keys() for kind, records in _records_by_kind(edited).items()}
     html, languages = model.content_html, model.content.site.languages
     texts = {attribute: _texts_of(getattr(html, attribute), ids.get(attribute, ()), languages) for attribute in FIELD_OF_KIND.values()}
-    sources = {f"{item.kind}/{item.record.id}": model.sources[f"{item.kind}/{item.record.id}"] for item in edited}
+    names = [*(f"{item.kind}/{item.record.id}" for item in edited), *(f"titles:{language}" for language in model.graph.languages)]
+    sources = {name: model.sources[name] for name in names}
     moved = {index: page for index, (page, was) in enumerate(zip(pages, base.pages, strict=True)) if page is not was and page != was}
     keys_whole = keys.inputs != base.keys_inputs or not base.keys.keys() <= keys.known.keys()
     changed_keys = dict(keys.known) if keys_whole else {page: key for page, key in keys.known.items() if base.keys.get(page) != key}
@@ -285,7 +286,7 @@ def _with_edits(content_dir: Path, model: Model, changed: list[str], cache: Buil
         return None
     content, content_html, _ = texts
     blocks = _with_blocks(model.blocks, edited)  # type: ignore[arg-type]
-    new_sources = {f"{item.kind}/{item.record.id}": source_digest(item.record) for item in edited}  # type: ignore[union-attr]
+    new_sources = digests_after_edit(content, model.graph, [(item.kind, item.record) for item in edited], model.sources)  # type: ignore[union-attr]
     edited_sources = model.edited | new_sources.keys()
     return dataclasses.replace(
         model, content=content, content_html=content_html, blocks=blocks, sources={**model.sources, **new_sources}, edited=edited_sources

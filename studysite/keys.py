@@ -10,12 +10,12 @@ status...) is keyed by its whole view model.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .graph import Graph
-from .model import Content
+from .model import Content, Record
 from .viewtypes import Page, View
 
 
@@ -48,7 +48,23 @@ def source_digests(content: Content, graph: Graph) -> dict[str, str]:
         digests[f"terms:{language}"] = source_digest(sorted(matcher.names.items()))
     for language, lg in graph.languages.items():
         digests[f"glossary:{language}"] = source_digest([(t, content.terms[t].texts[text_lang].term, text_lang) for t, text_lang in lg.edition.terms.items()])
-    return digests
+    return digests | title_digests(content, graph)
+
+
+def title_digests(content: Content, graph: Graph) -> dict[str, str]:
+    """ "titles:<lang>": the questions the edition of lang shows, with the stems their
+    titles are made from (the review page lists them all); worked out again after an edit."""
+    return {
+        f"titles:{language}": source_digest([(q, text_lang, content.questions[q].texts[text_lang].question) for q, text_lang in lg.edition.questions.items()])
+        for language, lg in graph.languages.items()
+    }
+
+
+def digests_after_edit(content: Content, graph: Graph, edited: Iterable[tuple[str, Record]], before: Mapping[str, str]) -> dict[str, str]:
+    """The digests an edit that kept the graph as it was gives anew: each edited record's
+    (kind, record), and those of the titles it changed (before: the digests until then)."""
+    digests = {f"{kind}/{record.id}": source_digest(record) for kind, record in edited}
+    return digests | {name: digest for name, digest in title_digests(content, graph).items() if before.get(name) != digest}
 
 
 def source_digest(value: object) -> str:

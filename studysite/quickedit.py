@@ -20,7 +20,7 @@ from pathlib import Path
 from . import urls
 from .diagnostics import Report
 from .kept import Edited, read_again, with_texts_again
-from .keys import PageKeys, source_digest
+from .keys import PageKeys, digests_after_edit
 from .pipeline import BuiltSite
 from .rendering import render_page
 from .viewtypes import Page
@@ -75,7 +75,7 @@ class LiveSite:
         if texts is None or not self._no_new_problems(report):
             return None
         content, content_html, changes = texts
-        sources = {f"{item.kind}/{item.record.id}": source_digest(item.record) for item in edited}
+        sources = digests_after_edit(content, loaded.graph, [(item.kind, item.record) for item in edited], built.keys.sources)
         keys = dataclasses.replace(built.keys, sources={**built.keys.sources, **sources}, known={})
         views = loaded.views.with_edits(content, content_html, changes)
         writer = FileReplacer(built.options.out_dir, built.files, built.inputs, self.pending)

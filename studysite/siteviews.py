@@ -7,6 +7,7 @@ model (viewtypes.py) is made at once, but for the status page's, which asks git.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from markupsafe import Markup
 
@@ -99,11 +100,25 @@ class SitePages:
         return Page(urls.search(language), "search.html", language, "", _ready(SearchView()), self._every_language(urls.search))
 
     def review(self, lg: LanguageGraph) -> Page:
-        """The student's own page: progress, mistakes and questions due, filled in by the browser."""
+        """The student's own page: progress, mistakes and questions due, filled in by the
+        browser. It lists every question's title: keyed by them (keys.title_digests), its
+        view model is made only when one changed."""
         language = lg.edition.language
-        questions = {q: {"title": self.question_link(lg, q, TITLE_EXCERPT).label, "path": urls.record("questions", language, q)} for q in lg.edition.questions}
-        sources = tuple(f"questions/{q}" for q in lg.edition.questions)
-        return Page(urls.review(language), "review.html", language, "", _ready(ReviewView(questions, SCHEDULER)), self._every_language(urls.review), sources)
+        sources = (f"titles:{language}",)
+        return Page(
+            urls.review(language),
+            "review.html",
+            language,
+            "",
+            partial(self._review_view, lg),
+            self._every_language(urls.review),
+            sources,
+            keyed_by_sources=True,
+        )
+
+    def _review_view(self, lg: LanguageGraph) -> ReviewView:
+        links = {q: self.question_link(lg, q, TITLE_EXCERPT) for q in lg.edition.questions}  # made once per build, with their paths
+        return ReviewView({q: {"title": link.label, "path": link.path} for q, link in links.items()}, SCHEDULER)
 
     def downloads(self, lg: LanguageGraph) -> Page:
         """The language's Anki deck, how to import it, and the switch that saves the language for offline reading."""

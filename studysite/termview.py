@@ -142,11 +142,11 @@ class TermPage:
     def _cut_link(self, lg: LanguageGraph, question_id: str):
         """The link to a question with its stem cut, made once per build: each question is
         listed on the page of every term it uses."""
-        key = (lg.edition.language, "questions", question_id, "cut")  # as _record_link's keys: forgotten when the question is edited
-        link = self._links.get(key)
+        links = self._links.setdefault(("questions", question_id), {})  # beside _record_link's: forgotten when the question is edited
+        link = links.get((lg.edition.language, "cut"))
         if link is None:
-            link = self.question_link(lg, question_id)
-            link = self._links[key] = replace(link, label=cut_stem(link.label))
+            whole = self.question_link(lg, question_id)
+            link = links[(lg.edition.language, "cut")] = replace(whole, label=cut_stem(whole.label))
         return link
 
     def _quoted(self, lg: LanguageGraph, question_id: str, sentence: str) -> Text:

@@ -8,7 +8,7 @@ practice, topic, comparison; the term page in termview.py); siteviews.py makes t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import replace
 from functools import partial
 
@@ -57,7 +57,7 @@ class ViewBuilder(termview.TermPage, siteviews.SitePages):
         self.graph = graph
         self.statuses = statuses
         self.site = content.site
-        self._links: dict[tuple, Link] = {}
+        self._links: dict[tuple[str, str], dict[tuple[str, int | str], Link]] = {}  # (kind, id) -> (page language, limit) -> its link
         self._sorted_terms: dict[str, list[tuple[str, Link]]] = {}
         self._linked_bodies: dict[tuple[str, str], QuestionBody] = {}  # (question id, page language): _question_body
         self._plain_questions: dict[tuple[str, str], termview.PlainQuestion] = {}
@@ -67,13 +67,15 @@ class ViewBuilder(termview.TermPage, siteviews.SitePages):
         """A builder of the content after an edit that kept the graph as it was (quickedit.py),
         with what this one made once but for the edited records (ids by kind)."""
         questions = edited.get("questions", ())
-        graph = replace(self.graph, mentions={key: found for key, found in self.graph.mentions.items() if key[0] not in questions})
+        languages = {*self.site.languages, *(language for q in questions for language in self.content.questions[q].texts)}
+        by_question = [(q, language) for q in questions for language in languages]  # how the caches of a question's text are keyed
+        graph = replace(self.graph, mentions=_without(self.graph.mentions, by_question))
         builder = ViewBuilder(content, content_html, graph, self.statuses)
-        builder._links = {key: link for key, link in self._links.items() if key[2] not in edited.get(key[1], ())}
+        builder._links = _without(self._links, [(kind, record_id) for kind, ids in edited.items() for record_id in ids])
         builder._sorted_terms = {} if edited.get("glossary") else self._sorted_terms
-        builder._linked_bodies = {key: body for key, body in self._linked_bodies.items() if key[0] not in questions}
-        builder._plain_questions = {key: text for key, text in self._plain_questions.items() if key[0] not in questions}
-        builder._plain_stems = {key: text for key, text in self._plain_stems.items() if key[0] not in questions}
+        builder._linked_bodies = _without(self._linked_bodies, by_question)
+        builder._plain_questions = _without(self._plain_questions, by_question)
+        builder._plain_stems = _without(self._plain_stems, by_question)
         return builder
 
     # -- text helpers -------------------------------------------------------------
@@ -111,10 +113,12 @@ class ViewBuilder(termview.TermPage, siteviews.SitePages):
     def _record_link(self, lg: LanguageGraph, kind: str, record_id: str, limit: int = 0) -> Link:
         """The link to a record's page in lg's language, made once per build: pages list
         the same records many times over."""
-        key = (lg.edition.language, kind, record_id, limit)
-        link = self._links.get(key)
+        links = self._links.get((kind, record_id))
+        if links is None:
+            links = self._links[(kind, record_id)] = {}
+        link = links.get((lg.edition.language, limit))
         if link is None:
-            link = self._links[key] = self._make_record_link(lg, kind, record_id, limit)
+            link = links[(lg.edition.language, limit)] = self._make_record_link(lg, kind, record_id, limit)
         return link
 
     def _make_record_link(self, lg: LanguageGraph, kind: str, record_id: str, limit: int) -> Link:
@@ -384,3 +388,12 @@ class ViewBuilder(termview.TermPage, siteviews.SitePages):
             rows=rows,
             summary=Markup(html.summary),
         )
+
+
+def _without(cache: Mapping, keys: Iterable) -> dict:
+    """A copy of a cache of every record's, without these keys (an edit's few): copied whole
+    and then each taken out, not filtered entry by entry."""
+    kept = dict(cache)
+    for key in keys:
+        kept.pop(key, None)
+    return kept

@@ -177,3 +177,18 @@ def test_an_edits_file_that_is_not_whole_or_names_another_model_is_ignored(tmp_p
     build(content, site)  # both files read again into the model file's model
     assert whole_reads == [site]
     assert files_of(site) == clean_build(content, tmp_path / "clean", monkeypatch)
+
+
+def test_a_rebuild_keeps_the_review_page_unless_a_title_it_lists_changed(tmp_path, monkeypatch, whole_reads):
+    content, site = tmp_path / "content", tmp_path / "site"
+    shutil.copytree(SAMPLE_CONTENT, content)
+    build(content, site)
+    review, question = site / "nl/review/index.html", content / "questions/gpu-programming/kv-cache.yaml"
+    written = review.stat().st_ino
+    edit(question, "  explanation: |\n    Bij het genereren", "  explanation: |\n    Tijdens het genereren")
+    build(content, site)
+    assert review.stat().st_ino == written  # carried over: its key, from the titles, is as it was
+    edit(question, "Waarom gebruikt", "Waarvoor gebruikt")
+    build(content, site)
+    assert whole_reads.count(site) == 1 and "Waarvoor gebruikt" in review.read_text(encoding="utf-8")
+    assert files_of(site) == clean_build(content, tmp_path / "clean", monkeypatch)

@@ -129,3 +129,13 @@ def test_the_next_build_makes_the_search_index_of_a_language_quick_edits_changed
     pipeline.build(options)
     assert (site / "pagefind/fr/pagefind-entry.json").stat().st_ino == kept
     assert files_of(site) == files_of(pipeline.build(replace(options, out_dir=tmp_path / "clean")).site.options.out_dir)
+
+
+def test_the_review_page_is_written_again_when_a_title_it_lists_changed_and_only_then(sample):
+    content, site, live = sample
+    question = content / "questions/gpu-programming/kv-cache.yaml"
+    edit(question, "  explanation: |\n    Bij het genereren", "  explanation: |\n    Tijdens het genereren")
+    assert "nl/review/index.html" not in live.edit([question])  # the titles it lists are as they were
+    edit(question, "Waarom gebruikt", "Waarvoor gebruikt")
+    assert "nl/review/index.html" in live.edit([question])
+    assert "Waarvoor gebruikt" in (site / "nl/review/index.html").read_text(encoding="utf-8")
