@@ -3,8 +3,8 @@
 A rebuild renders only the pages whose key changed. The key of a record page (question,
 practice, topic, term, comparison) is made from its sources alone: the records it shows
 and the names its text is linked by, so an edit re-renders the pages that show what was
-edited without making any other page's view model. Every other page (home, glossary,
-status...) is keyed by its whole view model.
+edited without making any other page's view model; so is the review page, from its
+questions' titles. Every other page (home, glossary, status...) is keyed by its whole view model.
 """
 
 from __future__ import annotations
@@ -52,8 +52,8 @@ def source_digests(content: Content, graph: Graph) -> dict[str, str]:
 
 
 def title_digests(content: Content, graph: Graph) -> dict[str, str]:
-    """ "titles:<lang>": the questions the edition of lang shows, with the stems their
-    titles are made from (the review page lists them all); worked out again after an edit."""
+    """A digest per language ("titles:<lang>") of the questions its edition shows, with the
+    stems their titles are made from (the review page lists them all); made again after an edit."""
     return {
         f"titles:{language}": source_digest([(q, text_lang, content.questions[q].texts[text_lang].question) for q, text_lang in lg.edition.questions.items()])
         for language, lg in graph.languages.items()
