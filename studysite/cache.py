@@ -155,7 +155,7 @@ class BuildCache:
             values = load_checked(readings_path(self.path), in_cache) if self.path is not None else iter(())
             if next(values, None) == self.stamp:
                 pairs = [pair for pair in values if isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[1], bytes)]
-                self.readings = {key: reading for key, reading in pairs} | self.readings
+                self.readings = dict(pairs) | self.readings
         return self.readings
 
     def keep_unused(self) -> None:

@@ -286,7 +286,7 @@ def _with_edits(content_dir: Path, model: Model, changed: list[str], cache: Buil
         return None
     content, content_html, _ = texts
     blocks = _with_blocks(model.blocks, edited)  # type: ignore[arg-type]
-    new_sources = digests_after_edit(content, model.graph, [(item.kind, item.record) for item in edited], model.sources)  # type: ignore[union-attr]
+    new_sources = digests_after_edit(model.content, content, model.graph, [(item.kind, item.record) for item in edited], model.sources)  # type: ignore[union-attr]
     edited_sources = model.edited | new_sources.keys()
     return dataclasses.replace(
         model, content=content, content_html=content_html, blocks=blocks, sources={**model.sources, **new_sources}, edited=edited_sources

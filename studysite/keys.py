@@ -60,11 +60,19 @@ def title_digests(content: Content, graph: Graph) -> dict[str, str]:
     }
 
 
-def digests_after_edit(content: Content, graph: Graph, edited: Iterable[tuple[str, Record]], before: Mapping[str, str]) -> dict[str, str]:
+def digests_after_edit(previous: Content, content: Content, graph: Graph, edited: Iterable[tuple[str, Record]], before: Mapping[str, str]) -> dict[str, str]:
     """The digests an edit that kept the graph as it was gives anew: each edited record's
-    (kind, record), and those of the titles it changed (before: the digests until then)."""
+    (kind, record), and, when it changed a question's stem, those of the titles it changed
+    (previous: the content before the edit; before: the digests until then)."""
+    edited = list(edited)
     digests = {f"{kind}/{record.id}": source_digest(record) for kind, record in edited}
+    if not any(kind == "questions" and _stems(record) != _stems(previous.questions[record.id]) for kind, record in edited):
+        return digests
     return digests | {name: digest for name, digest in title_digests(content, graph).items() if before.get(name) != digest}
+
+
+def _stems(question: Record) -> dict[str, str]:
+    return {language: text.question for language, text in question.texts.items()}
 
 
 def source_digest(value: object) -> str:

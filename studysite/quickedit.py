@@ -75,7 +75,7 @@ class LiveSite:
         if texts is None or not self._no_new_problems(report):
             return None
         content, content_html, changes = texts
-        sources = digests_after_edit(content, loaded.graph, [(item.kind, item.record) for item in edited], built.keys.sources)
+        sources = digests_after_edit(loaded.content, content, loaded.graph, [(item.kind, item.record) for item in edited], built.keys.sources)
         keys = dataclasses.replace(built.keys, sources={**built.keys.sources, **sources}, known={})
         views = loaded.views.with_edits(content, content_html, changes)
         writer = FileReplacer(built.options.out_dir, built.files, built.inputs, self.pending)

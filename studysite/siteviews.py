@@ -117,8 +117,11 @@ class SitePages:
         )
 
     def _review_view(self, lg: LanguageGraph) -> ReviewView:
-        links = {q: self.question_link(lg, q, TITLE_EXCERPT) for q in lg.edition.questions}  # made once per build, with their paths
-        return ReviewView({q: {"title": link.label, "path": link.path} for q, link in links.items()}, SCHEDULER)
+        questions = {}
+        for q in lg.edition.questions:
+            link = self.question_link(lg, q, TITLE_EXCERPT)  # made once per build, with its path
+            questions[q] = {"title": link.label, "path": link.path}
+        return ReviewView(questions, SCHEDULER)
 
     def downloads(self, lg: LanguageGraph) -> Page:
         """The language's Anki deck, how to import it, and the switch that saves the language for offline reading."""
