@@ -49,7 +49,8 @@ from .checked import (
     write_checked,
 )
 from .diagnostics import Report, diagnostics_from_json, diagnostics_to_json
-from .write import MARKER, files_below, manifest_of
+from .files import files_below, read_bytes
+from .write import MARKER, manifest_of
 
 SAVED = ("markdown", "history", "found", "ui_messages", "signatures")  # the parts of a BuildCache kept in its file (the readings: in one of their own)
 CODE_ROOT = Path(__file__).resolve().parent
@@ -66,7 +67,7 @@ def code_stamp() -> str:
     """A digest of Studysite's code and the versions of the libraries its output depends on."""
     digest = hashlib.sha256()
     for path in sorted(CODE_ROOT.glob("*.py")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+        digest.update(path.name.encode() + b"\0" + read_bytes(path))
     for package in ("markdown", "nh3", "jinja2", "babel", "latex2mathml", "genanki", "isal", "pyyaml", "pagefind"):
         try:
             digest.update(f"{package}={version(package)}".encode())

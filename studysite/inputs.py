@@ -3,7 +3,6 @@ changed without reading a file whose times, size and inode are as they were."""
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import os
 import subprocess
@@ -12,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from .write import files_below
+from .files import files_below, read_bytes
 
 
 @dataclass(frozen=True)
@@ -22,11 +21,6 @@ class Inputs:
     digest: str
     listed: Mapping[Path, Mapping[str, str]]  # folder -> relative path of each of its files, sorted -> sha256 ("" if unreadable)
     signatures: dict[str, list]  # path -> [mtime, ctime, size, inode, sha256] of the files whose times have settled
-
-    @functools.cached_property
-    def files(self) -> dict[Path, str]:
-        """folder / relative path -> sha256 of each file that could be read."""
-        return {folder / path: digest for folder, files in self.listed.items() for path, digest in files.items() if digest}
 
 
 SETTLED_NS = 2_000_000_000  # a file changed less than this long before it was read is digested again next time
@@ -62,7 +56,7 @@ def _file_digest(name: str, known: Mapping[str, list], signatures: dict[str, lis
         if entry is not None and entry[:4] == signature:
             signatures[name] = entry
             return entry[4]
-        file_digest = hashlib.sha256(Path(name).read_bytes()).hexdigest()
+        file_digest = hashlib.sha256(read_bytes(name)).hexdigest()
     except OSError:
         return None
     if now - max(status.st_mtime_ns, status.st_ctime_ns) > SETTLED_NS:

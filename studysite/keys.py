@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .files import read_bytes
 from .graph import Graph
 from .model import Content, Record
 from .viewtypes import Page, View
@@ -27,7 +28,7 @@ def files_digest(code_root: Path, resource_folders: list[Path]) -> str:
     resources = [path for folder in resource_folders for path in sorted(folder.rglob("*"))]
     for path in [*code, *resources]:
         if path.is_file():
-            digest.update(path.as_posix().encode() + b"\0" + path.read_bytes())
+            digest.update(path.as_posix().encode() + b"\0" + read_bytes(path))
     return digest.hexdigest()
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import yaml
 
 from .diagnostics import Location, Report, did_you_mean
-from .write import files_below
+from .files import files_below, read_bytes
 
 try:
     _Loader = yaml.CSafeLoader
@@ -38,18 +38,18 @@ class Document:
     node: yaml.Node
 
 
-def find_content_files(content_dir: Path, report: Report, listing: Iterable[str] | None = None) -> list[tuple[str, Path]]:
-    """Every YAML file of the content folder as (kind, path), in a stable order. listing:
-    every file below the folder (relative POSIX paths), when it was listed already."""
-    files: list[tuple[str, Path]] = []
+def find_content_files(content_dir: Path, report: Report, listing: Iterable[str] | None = None) -> list[tuple[str, str]]:
+    """Every YAML file of the content folder as (kind, path relative to the folder, POSIX),
+    in a stable order; site.yaml's kind is "site". listing: every file below the folder
+    (relative POSIX paths), when it was listed already."""
+    files: list[tuple[str, str]] = []
     if not content_dir.is_dir():
         report.error(
             Location(SITE_FILE, 1, 1), "site.missing", f"there is no content folder '{content_dir}'", "give the folder that holds site.yaml with --content"
         )
         return files
-    site_file = content_dir / SITE_FILE
-    if site_file.is_file():
-        files.append(("site", site_file))
+    if (content_dir / SITE_FILE).is_file():
+        files.append(("site", SITE_FILE))
     else:
         report.error(
             Location(SITE_FILE, 1, 1),
@@ -67,7 +67,7 @@ def find_content_files(content_dir: Path, report: Report, listing: Iterable[str]
     for kind, relative in sorted(in_kinds, key=lambda item: (order[item[0]], item[1].split("/"))):
         name = relative.rsplit("/", 1)[1]
         if is_record_file(relative):
-            files.append((kind, content_dir / relative))
+            files.append((kind, relative))
         elif name.endswith(".yml") and not name.startswith("."):
             report.warning(Location(relative, 1, 1), "file.extension", "file ignored: content files end in '.yaml'", f"rename it to '{name[:-4]}.yaml'")
     for path in sorted(content_dir.iterdir()):
@@ -92,22 +92,21 @@ def load_documents(content_dir: Path, report: Report) -> list[Document]:
     """Parse every content file; unreadable files are reported and left out."""
     report.source_root = content_dir
     documents = []
-    for kind, path in find_content_files(content_dir, report):
-        relative = path.relative_to(content_dir).as_posix()
-        node = parse_file(path, relative, report)
+    for kind, relative in find_content_files(content_dir, report):
+        node = parse_file(content_dir / relative, relative, report)
         if node is not None:
             documents.append(Document(relative, kind, node))
     return documents
 
 
-def parse_file(path: Path, relative: str, report: Report) -> yaml.Node | None:
+def parse_file(path: str | Path, relative: str, report: Report) -> yaml.Node | None:
     data = read_file_bytes(path, relative, report)
     return parse_bytes(data, relative, report) if data is not None else None
 
 
-def read_file_bytes(path: Path, relative: str, report: Report) -> bytes | None:
+def read_file_bytes(path: str | Path, relative: str, report: Report) -> bytes | None:
     try:
-        return path.read_bytes()
+        return read_bytes(path)
     except OSError as error:
         report.error(Location(relative, 1, 1), "file.unreadable", f"cannot read the file: {error.strerror}")
         return None

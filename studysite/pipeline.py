@@ -184,8 +184,8 @@ def read_model(options: Options, report: Report, cache: BuildCache | None = None
     """Every content file read, validated and cross-referenced; their text converted."""
     base_url = urls.normalize_base_url(options.base_url) if options.base_url else ""
     jobs = options.processes
-    digests, listing = (inputs.files, inputs.listed.get(options.content_dir)) if inputs is not None else (None, None)
-    site, readings = read_content(options.content_dir, report, base_url, cache, digests, jobs, listing)
+    listed = inputs.listed.get(options.content_dir) if inputs is not None else None
+    site, readings = read_content(options.content_dir, report, base_url, cache, listed, jobs)
     po_catalogs = contentpo.read_content_catalogs(options.site_root / "locales", report)
     supplied = frozenset(contentpo.supplied(po_catalogs))
     content = content_of(site, readings, report, supplied)

@@ -25,6 +25,7 @@ from pathlib import Path
 from . import catalogs
 from .cache import BuildCache
 from .contentpo import Coverage
+from .files import read_bytes
 from .i18n import SOURCE_LANGUAGE, catalog_path, merge_catalogs, read_catalog
 from .model import Content
 from .validate import Reading
@@ -130,7 +131,7 @@ def outdated_in_file(times: list[float], blocks: Mapping[str, tuple[int, int]], 
 def file_key(head: str, default: str, path: Path, changed: bool) -> str:
     """What a file's blame depends on: the commit checked out, and the bytes of a file changed since."""
     try:
-        data = hashlib.sha256(path.read_bytes()).hexdigest() if changed else ""
+        data = hashlib.sha256(read_bytes(path)).hexdigest() if changed else ""
     except OSError:
         data = "gone"
     return hashlib.sha256(f"{head}\0{default}\0{data}".encode()).hexdigest()[:32]
@@ -193,7 +194,7 @@ def template_message_ids(template_dirs: list[Path], cache: BuildCache | None = N
     for folder in template_dirs:
         for path in sorted(folder.rglob("*")):
             if path.is_file():
-                digest.update(path.as_posix().encode() + b"\0" + path.read_bytes())
+                digest.update(path.as_posix().encode() + b"\0" + read_bytes(path))
     key = digest.hexdigest()
     if cache is not None and key in cache.ui_messages:
         return cache.ui_messages[key]

@@ -18,6 +18,8 @@ import signal
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from .files import files_below, read_bytes, write_new_file
+
 MARKER = ".studysite"
 TEMP_MARKER = ".studysite-partial"
 PENDING = ".studysite-pending"  # the files replaced since the manifest was written: by quick edits, or by a commit under way
@@ -77,7 +79,7 @@ def manifest_of(folder: Path, marker: bytes) -> Manifest | None:
 
 def _file_digest(path: Path) -> str:
     try:
-        return _digest(path.read_bytes())
+        return _digest(read_bytes(path))
     except OSError:
         return ""
 
@@ -149,27 +151,6 @@ def check_output_folder(out_dir: Path, protected: list[Path]) -> Manifest:
     return replace(manifest, present=frozenset(present))
 
 
-def files_below(folder: Path) -> set[str]:
-    """Every file below a folder as a relative POSIX path. A link to a folder is neither
-    followed nor listed (as os.walk does), but the walk makes no tuple per folder: a site
-    has a folder per page."""
-    found: set[str] = set()
-    folders = [(os.fspath(folder), "")]
-    while folders:
-        path, prefix = folders.pop()
-        try:
-            entries = os.scandir(path)
-        except OSError:  # gone, or not readable: as os.walk, say nothing
-            continue
-        with entries:
-            for entry in entries:
-                if not entry.is_dir():
-                    found.add(prefix + entry.name)
-                elif not entry.is_symlink():
-                    folders.append((entry.path, f"{prefix}{entry.name}/"))
-    return found
-
-
 class SiteWriter:
     """Writes one build into a temporary folder; commit() swaps it in, abort() removes it.
 
@@ -215,7 +196,7 @@ class SiteWriter:
         self.written[path] = digest
         if self.previous.files.get(path) == digest and self._link_previous(path):
             return
-        _write_file(self._place_for(path), data)
+        write_new_file(self._place_for(path), data)
         self.changed += 1
 
     def reuse(self, path: str, key: str) -> bool:
@@ -278,7 +259,7 @@ class SiteWriter:
         search index): only that folder is listed, not the whole site."""
         prefix = folder.relative_to(self.temp_dir).as_posix() + "/"
         for path in sorted(files_below(folder)):
-            self.written[prefix + path] = _digest((folder / path).read_bytes())
+            self.written[prefix + path] = _digest(read_bytes(folder / path))
 
     def commit(self) -> None:
         """Mark the new folder and put it in the place of the old one. Ctrl-C and SIGTERM
@@ -323,21 +304,6 @@ class SiteWriter:
             _remove_empty_folders((self.out_dir / path).parent, self.out_dir)
         _write_manifest(self.out_dir, self.written, self.inputs, self.temp_dir)
         (self.out_dir / PENDING).unlink(missing_ok=True)
-
-
-_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
-
-
-def _write_file(path: str, data: bytes) -> None:
-    """A new file of these bytes, written by the os calls themselves: a Path's write_bytes
-    makes a file object for each of a site's thousands of files."""
-    descriptor = os.open(path, _NEW_FILE, 0o666)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(descriptor, view) :]
-    finally:
-        os.close(descriptor)
 
 
 def _remove_empty_folders(folder: Path, root: Path) -> None:

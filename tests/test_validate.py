@@ -262,8 +262,8 @@ def test_a_build_does_not_read_again_a_file_whose_digest_it_has_and_whose_readin
     read = readings.read_file_bytes
     monkeypatch.setattr(readings, "read_file_bytes", lambda path, relative, report: opened.append(relative) or read(path, relative, report))
     (content_dir / "glossary/gpu.yaml").write_text("nl: {term: GPU, definition: Anders.}\nfr: {term: GPU, definition: Autre.}\n", encoding="utf-8")
-    digests = read_inputs([content_dir], "", "test").files
-    again = readings.read_content(content_dir, Report(), cache=cache, digests=digests)
+    listed = read_inputs([content_dir], "", "test").listed[content_dir]
+    again = readings.read_content(content_dir, Report(), cache=cache, listed=listed)
     assert opened == ["glossary/gpu.yaml"]  # the one file edited since
     assert [r for r in again[1] if r.path != "glossary/gpu.yaml"] == [r for r in first[1] if r.path != "glossary/gpu.yaml"]
 
