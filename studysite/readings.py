@@ -38,7 +38,7 @@ def read_content(
     cache has no reading of are parsed by jobs processes when there are many."""
     report.source_root = content_dir
     files = find_content_files(content_dir, report, listed)
-    site_node = parse_file(content_dir / SITE_FILE, SITE_FILE, report) if files and files[0][0] == "site" else None
+    site_node = parse_file(content_dir / SITE_FILE, SITE_FILE, report) if ("site", SITE_FILE) in files else None
     site = read_site_config(Document(SITE_FILE, "site", site_node), report, base_url_override) if site_node is not None else None
     languages = site.languages if site else ()
     records = [(kind, path) for kind, path in files if kind != "site"]
@@ -46,7 +46,7 @@ def read_content(
     readings = {path: _kept_reading(content_dir, kind, path, languages, cache, digests.get(path)) for kind, path in records}
     new = [(kind, path) for kind, path in records if readings[path] is None]
     for (_, path), (key, reading, diagnostics) in zip(
-        new, map_in_forks(functools.partial(_read_new, os.fspath(content_dir), languages, report.strict), new, jobs), strict=True
+        new, map_in_forks(functools.partial(_read_new, content_dir, languages, report.strict), new, jobs), strict=True
     ):
         report.diagnostics.extend(diagnostics)
         readings[path] = reading
@@ -69,12 +69,12 @@ def _kept_reading(content_dir: Path, kind: str, relative: str, languages: tuple[
     return reading if isinstance(reading, Reading) else None
 
 
-def _read_new(content_dir: str, languages: tuple[str, ...], strict: bool, item: tuple[str, str]) -> tuple[str, Reading | None, list[Diagnostic]]:
+def _read_new(content_dir: Path, languages: tuple[str, ...], strict: bool, item: tuple[str, str]) -> tuple[str, Reading | None, list[Diagnostic]]:
     """A record file (kind, path relative to content_dir) read and parsed, perhaps in a
     forked process: the key its reading is kept under, the reading (None when it cannot
     be read as YAML) and what went wrong."""
     kind, relative = item
-    report = Report(strict=strict, source_root=Path(content_dir))
+    report = Report(strict=strict, source_root=content_dir)
     data = read_file_bytes(os.path.join(content_dir, relative), relative, report)
     if data is None:
         return "", None, report.diagnostics
