@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import re
 import types
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, Mapping, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -42,8 +43,10 @@ class TranslatedAtCompileTime(InternationalizationExtension):
     """{% trans %} blocks translated once, when a template is compiled, not on every render.
 
     Each language has its own environment, so a block without plural forms compiles to its
-    translation: constant text, or a constant format string that its variables are put into
-    (escaped, as new-style gettext does). Plural blocks still call ngettext when rendered."""
+    translation: constant text, with its variables written between the pieces as {{ value }}
+    writes them (escaped, as new-style gettext's % puts them in, and a tenth as costly); a
+    translation that uses a variable twice, or not at all, or another % format, compiles to
+    the format string and %, as Jinja does. Plural blocks still call ngettext when rendered."""
 
     def _make_node(self, singular, plural, context, variables, plural_expr, vars_referenced, num_called_num):
         translations = getattr(self.environment, "compile_translations", None)
@@ -52,8 +55,37 @@ class TranslatedAtCompileTime(InternationalizationExtension):
         translated = translations.pgettext(context, singular) if context is not None else translations.gettext(singular)
         if not variables:
             return nodes.Output([nodes.TemplateData(str(Markup(translated) % {}))])
+        pieces = interpolated(translated, variables)
+        if pieces is not None:
+            return nodes.Output(pieces)
         pairs = [nodes.Pair(nodes.Const(key), value) for key, value in variables.items()]
         return nodes.Output([nodes.Mod(nodes.MarkSafeIfAutoescape(nodes.Const(translated)), nodes.Dict(pairs))])
+
+
+_FORMAT = re.compile(r"%(?:\((\w+)\)s|%)?")  # a placeholder %(name)s, an escaped %%, or a % of another format
+
+
+def interpolated(translated: str, variables: Mapping[str, nodes.Expr]) -> list[nodes.Node] | None:
+    """A translation's text and its %(name)s placeholders as output nodes: the text between
+    them constant, each placeholder its variable's expression. None unless every variable
+    is put in once and no other % format is used."""
+    pieces: list[nodes.Node] = []
+    text, at, used = [], 0, set()
+    for match in _FORMAT.finditer(translated):
+        text.append(translated[at : match.start()])
+        at = match.end()
+        name = match.group(1)
+        if match.group() == "%%":
+            text.append("%")
+        elif name is None or name not in variables or name in used:
+            return None
+        else:
+            pieces.extend((nodes.TemplateData("".join(text)), variables[name]))
+            text, used = [], used | {name}
+    if used != variables.keys():
+        return None
+    pieces.append(nodes.TemplateData("".join(text) + translated[at:]))
+    return [piece for piece in pieces if not (isinstance(piece, nodes.TemplateData) and not piece.data)]
 
 
 def output_text(value: object) -> str:

@@ -2,6 +2,10 @@
 
 import shutil
 
+import jinja2
+import pytest
+from markupsafe import Markup
+
 from babel import Locale
 from babel.messages.pofile import read_po
 from babel.numbers import get_group_symbol
@@ -93,3 +97,35 @@ def test_trans_blocks_are_translated_at_compile_time_and_escape_their_values():
     assert template.render(who="<b>") == "Menu (nl)|Hallo &lt;b&gt;, 100%"
     compiled = environment.compile("{% trans %}Menu{% endtrans %}", raw=True)
     assert "gettext" not in compiled and "Menu (nl)" in compiled
+
+
+@pytest.mark.parametrize(
+    ("translation", "in_pieces"),
+    [
+        ("Hallo %(name)s en %(other)s, 100%%", True),
+        ("%(other)s%(name)s", True),
+        ("%(name)s, nog eens %(name)s, en %(other)s", False),  # a variable used twice: put in by %
+        ("Hallo %(name)s", False),  # one left out: put in by % (which still evaluates it)
+        ("Hallo %(name)r en %(other)s", False),  # another format: put in by %
+    ],
+)
+def test_trans_variables_read_as_jinja_puts_them_in(translation, in_pieces):
+    """However a {% trans %} block with variables compiles (its pieces written as {{ }}
+    writes them, or the format string and %), the page reads as Jinja's own gettext makes it."""
+    from babel.support import NullTranslations
+
+    from studysite.templating import make_environment
+
+    class Dutch(NullTranslations):
+        def gettext(self, message):
+            return translation
+
+        ugettext = gettext  # what Jinja's own gettext asks for
+
+    source = "<p>{% trans name=who, other=what %}Hello {{ name }} and {{ other }}{% endtrans %}</p>"
+    values = {"who": "<b>&", "what": Markup("<i>ok</i>")}
+    jinjas = jinja2.Environment(autoescape=True, extensions=["jinja2.ext.i18n"])
+    jinjas.install_gettext_translations(Dutch(), newstyle=True)
+    ours = make_environment([], Dutch(), "nl")
+    assert ours.from_string(source).render(values) == jinjas.from_string(source).render(values)
+    assert ("%(name)" not in ours.compile(source, raw=True)) == in_pieces
