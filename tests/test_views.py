@@ -2,6 +2,7 @@
 dataclass, whose fields are its variables; the record pages are made by one helper."""
 
 import dataclasses
+import random
 from pathlib import Path
 
 import pytest
@@ -98,9 +99,19 @@ def test_a_terms_key_question_links_the_other_terms_of_its_answer_and_explanatio
 def test_a_term_is_quoted_by_the_first_sentence_naming_it_and_ranked_by_where():
     question = termview.PlainQuestion.of("What does a  GPU do?", "It computes. The gpu draws frames! Ｇ。A GPU again.")
     assert question.sentences == ("It computes.", "The gpu draws frames!", "Ｇ。", "A GPU again.")
-    assert termview.mention(question, ["GPU"]) == ((0, 0), "The gpu draws frames!")
-    assert termview.mention(question, ["frames", "again"]) == ((1, 1), "The gpu draws frames!")
-    assert termview.mention(question, ["again", ""]) == ((1, 3), "A GPU again.")
-    assert termview.mention(question, ["Ｇ"]) == ((1, 2), "Ｇ。")
-    assert termview.mention(question, ["CPU"]) == ((2, 0), "What does a GPU do?")
+    assert termview.mention(question, termview.folded_names(["GPU"])) == ((0, 0), "The gpu draws frames!")
+    assert termview.mention(question, termview.folded_names(["frames", "again"])) == ((1, 1), "The gpu draws frames!")
+    assert termview.mention(question, termview.folded_names(["again", ""])) == ((1, 3), "A GPU again.")
+    assert termview.mention(question, termview.folded_names(["Ｇ"])) == ((1, 2), "Ｇ。")
+    assert termview.mention(question, termview.folded_names(["CPU"])) == ((2, 0), "What does a GPU do?")
     assert termview.PlainQuestion.of("Q", "").first_sentence_naming(["q"]) is None
+
+
+def test_sentences_split_as_their_ends_are_walked():
+    """The quick split and the walk over each sentence end agree, on texts made of the
+    characters that matter (a NUL among them, which the split leaves to the walk)."""
+    randomly = random.Random(7)
+    for _ in range(20000):
+        text = "".join(randomly.choice("ab .!?。！？\n\t\0") for _ in range(randomly.randint(0, 16)))
+        assert termview.sentences(text) == termview._sentences_walked(" ".join(text.split())), repr(text)
+    assert termview.sentences("Een. Twee? Drie! Vier。五 ！六") == ["Een.", "Twee?", "Drie!", "Vier。", "五 ！", "六"]
