@@ -28,6 +28,7 @@ import dataclasses
 import enum
 import hashlib
 import importlib
+import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -142,9 +143,8 @@ def keep(content_dir: Path, settings: str, inputs: Inputs, model: Model, pages: 
     remove_temporary_files(edits)
     records, others = fingerprint(content_dir, inputs)
     made_from = MadeFrom(settings, others, records)
-    names: dict[str, str] = {}  # each source's name once: the pages name the same sources many times over
-    planned = tuple(
-        page.but(context=None, sources=tuple(names.setdefault(s, s) for s in page.sources))
+    planned = tuple(  # each source's name interned, so pickled once: the pages name the same sources many times over
+        page.but(context=None, sources=tuple(map(sys.intern, page.sources)))
         if planned_anew is None or index in planned_anew
         else model.pages[index]
         for index, page in enumerate(pages)
