@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import contextlib
 import io
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 
 import jinja2
 from jinja2 import meta
+from jinja2.runtime import Macro
 from markupsafe import Markup
 
 from . import offline, urls
 from .i18n import autonym, language_name, text_direction
+from .templating import call_macro, is_plain_macro
 from .viewtypes import Page, View
 
 # The sitemap protocol's limits for one file; a larger site gets sitemap.xml as an index.
@@ -169,7 +171,7 @@ class Renderer:
                     parts[name] = Markup(self.environments[language].get_template(name).render(**context).removesuffix("\n"))
                 return parts[name]
 
-            self._places[place] = {**context, "part": part, "m": self._place_macros(language, context)}
+            self._places[place] = {**context, "part": part, "once": made_once(), "m": self._place_macros(language, context)}
         return self._places[place]
 
     def _place_macros(self, language: str, context: dict) -> jinja2.runtime.TemplateModule | None:
@@ -205,6 +207,28 @@ class Renderer:
         files = {f"sitemap-{number}.xml": part for number, part in enumerate(parts, 1)}
         index = environment.get_template("sitemap-index.xml").render(sitemaps=[urls.absolute(self.site.base_url, name) for name in files])
         return {**files, urls.SITEMAP: index.encode("utf-8")}
+
+
+ONCE_KEPT = 512  # the macro results once() keeps for a place: many more than a topic's questions
+
+
+def made_once() -> Callable[..., Markup]:
+    """once(macro, *args), for the pages of a place: what the macro makes of these arguments,
+    made once for all the pages that show it (the choices and the reveal of a question, on
+    its own page and on its topic's practice page, which one process renders one after the
+    other). The arguments are frozen view models; the latest ONCE_KEPT results are kept."""
+    made: dict[tuple, Markup] = {}
+
+    def once(macro: Macro, *args: Hashable) -> Markup:
+        key = (macro, *args)
+        html = made.get(key)
+        if html is None:
+            if len(made) >= ONCE_KEPT:
+                made.clear()
+            html = made[key] = call_macro(macro, args) if is_plain_macro(macro, args) else macro(*args)
+        return html
+
+    return once
 
 
 def split_sitemap(template: jinja2.Template, entries: list[dict], max_urls: int, max_bytes: int) -> list[bytes]:

@@ -138,3 +138,25 @@ def test_a_function_that_stops_iteration_gives_undefined_as_in_jinja():
         environment.context_class = context_class or environment.context_class
         with pytest.raises(jinja2.UndefinedError, match="StopIteration"):
             environment.from_string("{{ stop() }}").render(stop=stop)
+
+
+def test_once_makes_a_macros_html_once_for_the_same_arguments():
+    """once(macro, *args) gives what the macro gives, calling it once for each macro and
+    arguments; one that takes more arguments than it names is called as Jinja calls it."""
+    from studysite import render
+
+    environment = make_environment([], NullTranslations(), "nl")
+    calls = []
+    environment.globals["count"] = lambda value: calls.append(value) or ""
+    module = environment.from_string(
+        "{% macro em(x, y='!') %}{{ count(x) }}<em>{{ x }}{{ y }}</em>{% endmacro %}"
+        "{% macro boxed(x) %}{{ count(x) }}[{{ x }}{{ varargs|join }}]{% endmacro %}"
+    ).make_module()
+    once = render.made_once()
+    page = environment.from_string("{{ once(m.em, a) }}{{ once(m.em, a) }}{{ once(m.em, b) }}{{ once(m.boxed, a, b) }}{{ once(m.em, a, '?') }}")
+    assert page.render(m=module, once=once, a="<a>", b="b") == "<em>&lt;a&gt;!</em>" * 2 + "<em>b!</em>[&lt;a&gt;b]<em>&lt;a&gt;?</em>"
+    assert calls == ["<a>", "b", "<a>", "<a>"]
+    assert page.render(m=module, once=once, a="<a>", b="b") and calls == ["<a>", "b", "<a>", "<a>"]  # all kept from the first page
+    for number in range(render.ONCE_KEPT):  # then as many others: the first are forgotten, not kept without end
+        once(module.em, number)
+    assert once(module.em, "<a>") == "<em>&lt;a&gt;!</em>" and calls[-1] == "<a>"
