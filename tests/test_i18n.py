@@ -4,12 +4,11 @@ import shutil
 
 import jinja2
 import pytest
-from markupsafe import Markup
-
 from babel import Locale
 from babel.messages.pofile import read_po
 from babel.numbers import get_group_symbol
 from conftest import ROOT, run_cli
+from markupsafe import Markup
 
 from studysite.diagnostics import Report
 from studysite.i18n import autonym, format_number, is_valid_language, language_name, load_translations, text_direction

@@ -149,8 +149,7 @@ def test_once_makes_a_macros_html_once_for_the_same_arguments():
     calls = []
     environment.globals["count"] = lambda value: calls.append(value) or ""
     module = environment.from_string(
-        "{% macro em(x, y='!') %}{{ count(x) }}<em>{{ x }}{{ y }}</em>{% endmacro %}"
-        "{% macro boxed(x) %}{{ count(x) }}[{{ x }}{{ varargs|join }}]{% endmacro %}"
+        "{% macro em(x, y='!') %}{{ count(x) }}<em>{{ x }}{{ y }}</em>{% endmacro %}{% macro boxed(x) %}{{ count(x) }}[{{ x }}{{ varargs|join }}]{% endmacro %}"
     ).make_module()
     once = render.made_once()
     page = environment.from_string("{{ once(m.em, a) }}{{ once(m.em, a) }}{{ once(m.em, b) }}{{ once(m.boxed, a, b) }}{{ once(m.em, a, '?') }}")
