@@ -216,19 +216,27 @@ def made_once() -> Callable[..., Markup]:
     """once(macro, *args), for the pages of a place: what the macro makes of these arguments,
     made once for all the pages that show it (the choices and the reveal of a question, on
     its own page and on its topic's practice page, which one process renders one after the
-    other). The arguments are frozen view models; the latest ONCE_KEPT results are kept."""
+    other). The arguments are frozen view models, and the latest ONCE_KEPT results are
+    kept; a macro given an argument that cannot be a key (a list) is called each time."""
     made: dict[tuple, Markup] = {}
 
     def once(macro: Macro, *args: Hashable) -> Markup:
         key = (macro, *args)
-        html = made.get(key)
+        try:
+            html = made.get(key)
+        except TypeError:  # unhashable
+            return _macro_html(macro, args)
         if html is None:
             if len(made) >= ONCE_KEPT:
                 made.clear()
-            html = made[key] = call_macro(macro, args) if is_plain_macro(macro, args) else macro(*args)
+            html = made[key] = _macro_html(macro, args)
         return html
 
     return once
+
+
+def _macro_html(macro: Macro, args: tuple) -> Markup:
+    return call_macro(macro, args) if is_plain_macro(macro, args) else macro(*args)
 
 
 def split_sitemap(template: jinja2.Template, entries: list[dict], max_urls: int, max_bytes: int) -> list[bytes]:

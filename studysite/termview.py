@@ -41,6 +41,7 @@ def sentences(text: str) -> list[str]:
 
 
 def _sentences_walked(text: str) -> list[str]:
+    """sentences() of a text whose white space is single spaces, end by end."""
     found, start = [], 0
     for end in _SENTENCE_END.finditer(text):
         if end.group(2) or end.group(1) in _WIDE_ENDS:

@@ -159,3 +159,4 @@ def test_once_makes_a_macros_html_once_for_the_same_arguments():
     for number in range(render.ONCE_KEPT):  # then as many others: the first are forgotten, not kept without end
         once(module.em, number)
     assert once(module.em, "<a>") == "<em>&lt;a&gt;!</em>" and calls[-1] == "<a>"
+    assert once(module.em, ["<l>"]) == once(module.em, ["<l>"]) == "<em>[&#39;&lt;l&gt;&#39;]!</em>" and calls[-2:] == [["<l>"]] * 2  # no key: made each time
