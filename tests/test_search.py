@@ -29,3 +29,24 @@ def test_a_failed_index_is_told_once_the_others_are_made(sample_site: Path, tmp_
     with pytest.raises(search.SearchIndexError, match="Pagefind could not index the site: "):
         search.index_languages([failing, working], jobs=2)
     assert (tmp_path / "out/fr" / search.ENTRY_FILE).is_file()
+
+
+@pytest.mark.parametrize(("language", "build"), [("nl", "pagefind"), ("fr-BE", "pagefind"), ("ja", "pagefind_extended"), ("zh-Hant", "pagefind_extended")])
+def test_each_language_is_indexed_by_the_pagefind_build_it_needs(language, build):
+    """The extended build, which segments Japanese and Chinese, runs for those alone: the
+    standard one makes the same index of the others, sooner."""
+    assert Path(search.pagefind_command(language)[0]).name == build
+
+
+def test_a_missing_pagefind_build_leaves_the_other_or_the_pagefind_package():
+    assert Path(search.pagefind_command("ja", ("no_such_package", search.STANDARD))[0]).name == "pagefind"
+    assert search.pagefind_command("nl", ("no_such_package",))[1:] == ["-m", "pagefind"]
+
+
+def test_the_standard_build_indexes_a_language_as_the_extended_one(sample_site: Path, tmp_path: Path, monkeypatch):
+    made, choose = {}, search.pagefind_command
+    for package in (search.STANDARD, search.EXTENDED):
+        monkeypatch.setattr(search, "pagefind_command", lambda language, chosen=package: choose(language, (chosen,)))
+        search.index_languages([search.LanguageIndex("fr", sample_site, tmp_path / package)])
+        made[package] = files(tmp_path / package)
+    assert made[search.STANDARD] == made[search.EXTENDED] == files(sample_site / "pagefind/fr")
