@@ -227,10 +227,11 @@ _TAG = re.compile(r"<[^>]*>")
 _MATH_ELEMENT = re.compile(r'<math[^>]*\salttext="([^"]*)"[^>]*>.*?</math>', re.DOTALL)
 
 
-def plain_text(fragment: str) -> str:
-    """The visible text of an HTML fragment, for excerpts and descriptions; math as its TeX."""
+def plain_text(fragment: str, formula: str | None = None) -> str:
+    """The visible text of an HTML fragment, for excerpts and descriptions; math as its
+    TeX, or as `formula` when given (for text that would rather leave a formula out)."""
     if "<math" in fragment:  # a test for the element, cheaper than a search that finds none
-        fragment = _MATH_ELEMENT.sub(r"\1", fragment)
+        fragment = _MATH_ELEMENT.sub(r"\1" if formula is None else lambda _: formula, fragment)
     return html.unescape(_TAG.sub("", fragment))
 
 

@@ -20,6 +20,7 @@ from .viewtypes import Choice, Link, QuestionBody, TermUsage, TermView, Text
 
 STEM_CUT = 60  # characters of a question's stem shown under its excerpt, "…" included
 SENTENCE_EXCERPT = 400  # a quoted sentence longer than this is cut
+FORMULA = "\ufffc"  # where a question's explanation has math, in its plain text: a quote shows no TeX
 BROWSE_LIMIT = 30  # other glossary terms listed at the foot of a term page
 _SENTENCE_END = re.compile(r"([.!?。！？])( ?)")  # in text whose white space is single spaces
 _WIDE_ENDS = "。！？"  # a Chinese or Japanese sentence's end, a space after it or not
@@ -84,9 +85,10 @@ def folded_names(names: Sequence[str]) -> list[str]:
 def mention(question: PlainQuestion, folded: Sequence[str]) -> tuple[tuple[int, int], str]:
     """How early a question names the term (its names folded_names): (0, 0) in its stem,
     else (1, n) in its explanation's sentence n, else (2, 0); and the sentence it is
-    quoted by: the explanation's first that names the term, else the stem."""
+    quoted by: the explanation's first that names the term, unless that holds a formula
+    (FORMULA: a quote is plain text, which would show its TeX), else the stem."""
     number = question.first_sentence_naming(folded)
-    quoted = question.stem if number is None else question.sentences[number]
+    quoted = question.stem if number is None or FORMULA in question.sentences[number] else question.sentences[number]
     if any(name in question.folded_stem for name in folded):
         return (0, 0), quoted
     return ((2, 0) if number is None else (1, number)), quoted
@@ -145,7 +147,7 @@ class TermPage:
         """A question's plain text, made once: every term the question uses looks for itself in it."""
         key = (question_id, text_lang)
         if key not in self._plain_questions:
-            self._plain_questions[key] = PlainQuestion.of(self._plain_stem(question_id, text_lang), plain_text(self.content_html.questions[key].explanation))
+            self._plain_questions[key] = PlainQuestion.of(self._plain_stem(question_id, text_lang), plain_text(self.content_html.questions[key].explanation, FORMULA))
         return self._plain_questions[key]
 
     def _key_question(self, lg: LanguageGraph, question_id: str, term_id: str) -> QuestionBody:

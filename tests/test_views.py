@@ -10,6 +10,7 @@ from conftest import SAMPLE_CONTENT
 
 from studysite import pipeline, termview, viewtypes
 from studysite.diagnostics import Report
+from studysite.markup import plain_text
 
 TEMPLATE_VIEWS = {
     "question.html": viewtypes.QuestionView,
@@ -105,6 +106,15 @@ def test_a_term_is_quoted_by_the_first_sentence_naming_it_and_ranked_by_where():
     assert termview.mention(question, termview.folded_names(["Ｇ"])) == ((1, 2), "Ｇ。")
     assert termview.mention(question, termview.folded_names(["CPU"])) == ((2, 0), "What does a GPU do?")
     assert termview.PlainQuestion.of("Q", "").first_sentence_naming(["q"]) is None
+
+
+def test_a_sentence_with_a_formula_is_not_quoted():
+    """A term named in a sentence that holds math ranks by that sentence, but is quoted by
+    the stem: a quote is plain text, which would show the formula's TeX."""
+    explanation = plain_text('<p>It is <math alttext="7 \\times 16"><mn>7</mn></math> bytes per GPU. A GPU again.</p>', termview.FORMULA)
+    question = termview.PlainQuestion.of("How much memory?", explanation)
+    assert termview.mention(question, ["gpu"]) == ((1, 0), "How much memory?")
+    assert "\\times" not in explanation and plain_text('<math alttext="7 \\times 16"><mn>7</mn></math>') == "7 \\times 16"
 
 
 def test_sentences_split_as_their_ends_are_walked():
