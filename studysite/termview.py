@@ -147,7 +147,9 @@ class TermPage:
         """A question's plain text, made once: every term the question uses looks for itself in it."""
         key = (question_id, text_lang)
         if key not in self._plain_questions:
-            self._plain_questions[key] = PlainQuestion.of(self._plain_stem(question_id, text_lang), plain_text(self.content_html.questions[key].explanation, FORMULA))
+            self._plain_questions[key] = PlainQuestion.of(
+                self._plain_stem(question_id, text_lang), plain_text(self.content_html.questions[key].explanation, FORMULA)
+            )
         return self._plain_questions[key]
 
     def _key_question(self, lg: LanguageGraph, question_id: str, term_id: str) -> QuestionBody:
