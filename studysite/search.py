@@ -2,10 +2,10 @@
 
 Pagefind reads the finished HTML, splits the index by each page's <html lang> (its
 extended build segments Japanese and Chinese, and runs for those languages alone) and
-ships the small script the search page loads. It writes into the temporary build folder, so the index is swapped in with the pages.
-One index per language, as many made at once as the build has jobs: a language's search
-page loads only its own, and indexing a large site so takes a third of the memory of one
-run in each process.
+ships the small script the search page loads. It writes into the temporary build folder,
+so the index is swapped in with the pages. One index per language, as many made at once
+as the build has jobs: a language's search page loads only its own, and indexing a large
+site so takes a third of the memory of one run in each process.
 Only the pages readers search for are indexed (questions, terms, topics, comparisons; not
 the practice, review or status pages that repeat them). A language none of whose indexed
 pages changed keeps the index of the previous build; for the others, Pagefind reads a

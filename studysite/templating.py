@@ -158,7 +158,7 @@ class PageContext(Context):
     question page renders in 74 us instead of 93; every other call is Jinja's."""
 
     def call(__self, __obj, *args, **kwargs):  # Jinja's names: a template may pass a keyword "self" or "obj"
-        macro = type(__obj) is Macro and kwargs.keys() <= _CALL_VARIABLES and is_plain_macro(__obj, args)
+        macro = type(__obj) is Macro and kwargs.keys() <= _CALL_VARIABLES and is_plain_macro(__obj, args)  # the type first: most calls are no macro's
         if not macro and (type(__obj) not in _PLAIN_CALLABLES or hasattr(__obj, "jinja_pass_arg")):
             return super().call(__obj, *args, **kwargs)
         try:
