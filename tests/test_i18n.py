@@ -128,3 +128,38 @@ def test_trans_variables_read_as_jinja_puts_them_in(translation, in_pieces):
     ours = make_environment([], Dutch(), "nl")
     assert ours.from_string(source).render(values) == jinjas.from_string(source).render(values)
     assert ("%(name)" not in ours.compile(source, raw=True)) == in_pieces
+
+
+@pytest.mark.parametrize(
+    "translations",
+    [
+        ("%(num)s vraag over %(what)s", "%(num)s vragen over %(what)s, 100%%"),
+        ("één vraag", "%(what)s: %(num)s vragen"),  # a form without the count
+        ("%(num)d vraag over %(what)s", "%(num)d vragen over %(what)r"),  # other formats: put in by Markup's %
+    ],
+)
+@pytest.mark.parametrize("count", [1, 2])
+def test_plural_messages_read_as_jinja_makes_them(translations, count):
+    """ngettext() and {% trans %}...{% pluralize %} blocks (formatted by plural_gettext)
+    make what Jinja's own new-style ngettext makes, autoescaped or not."""
+    from babel.support import NullTranslations
+
+    from studysite.templating import make_environment
+
+    class Dutch(NullTranslations):
+        def ngettext(self, singular, plural, number):
+            return translations[0] if number == 1 else translations[1]
+
+        ungettext = ngettext  # what Jinja's own ngettext asks for
+
+    source = (
+        "<p>{{ ngettext('%(num)s question', '%(num)s questions', count, what=what) }}"
+        "|{% trans count=count, what=what %}{{ count }} question on {{ what }}{% pluralize %}{{ count }} questions on {{ what }}{% endtrans %}"
+        "|{% autoescape false %}{{ ngettext('%(num)s question', '%(num)s questions', count, what=what) }}{% endautoescape %}</p>"
+    )
+    jinjas = jinja2.Environment(autoescape=True, extensions=["jinja2.ext.i18n"])
+    jinjas.install_gettext_translations(Dutch(), newstyle=True)
+    ours = make_environment([], Dutch(), "nl")
+    for what in ("<b>&", Markup("<i>ok</i>"), 7):
+        values = {"count": count, "what": what}
+        assert ours.from_string(source).render(values) == jinjas.from_string(source).render(values)
