@@ -21,19 +21,28 @@ from .viewtypes import Choice, Link, QuestionBody, TermUsage, TermView, Text
 STEM_CUT = 60  # characters of a question's stem shown under its excerpt, "…" included
 SENTENCE_EXCERPT = 400  # a quoted sentence longer than this is cut
 FORMULA = "\ufffc"  # where a question's explanation has math, in its plain text: a quote shows no TeX
+PARAGRAPH = "\u2029"  # where a block of a question's explanation ends, in its plain text: no sentence runs on into the next
+_BLOCK_END = re.compile(r"</(?:p|li|blockquote|pre|dt|dd|th|td|h[1-6])>|<br\s*/?>")  # of the blocks markup.py lets through
 BROWSE_LIMIT = 30  # other glossary terms listed at the foot of a term page
 _SENTENCE_END = re.compile(r"([.!?。！？])( ?)")  # in text whose white space is single spaces
 _WIDE_ENDS = "。！？"  # a Chinese or Japanese sentence's end, a space after it or not
 
 
+def explanation_text(html: str) -> str:
+    """The visible text of a question's explanation as a term page quotes it: each
+    paragraph, list item, heading or cell ended by PARAGRAPH (a list's items have no full
+    stops), each formula left out as FORMULA."""
+    return plain_text(_BLOCK_END.sub(PARAGRAPH, html), FORMULA)  # the tags go: plain_text would drop them
+
+
 def sentences(text: str) -> list[str]:
     """The sentences of a text: each ends at a full stop, question or exclamation mark
-    followed by a space, or at a Chinese or Japanese one. (Each end is marked with a NUL,
-    the space after it dropped, and the text split there, in a third less time than
-    walking the ends; a text that holds a NUL itself has them walked.)"""
-    text = " ".join(text.split())
+    followed by a space, at a Chinese or Japanese one, or at a PARAGRAPH. (Each end is
+    marked with a NUL, the spaces beside it dropped, and the text split there, in a third
+    less time than walking the ends; a text that holds a NUL itself has them walked.)"""
     if "\0" in text:
-        return _sentences_walked(text)
+        return [sentence for block in text.split(PARAGRAPH) for sentence in _sentences_walked(" ".join(block.split()))]
+    text = " ".join(text.replace(PARAGRAPH, " \0 ").split()).replace(" \0", "\0").replace("\0 ", "\0")
     text = text.replace(". ", ".\0").replace("? ", "?\0").replace("! ", "!\0")
     for end in _WIDE_ENDS:
         if end in text:
@@ -148,7 +157,7 @@ class TermPage:
         key = (question_id, text_lang)
         if key not in self._plain_questions:
             self._plain_questions[key] = PlainQuestion.of(
-                self._plain_stem(question_id, text_lang), plain_text(self.content_html.questions[key].explanation, FORMULA)
+                self._plain_stem(question_id, text_lang), explanation_text(self.content_html.questions[key].explanation)
             )
         return self._plain_questions[key]
 

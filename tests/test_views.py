@@ -117,11 +117,22 @@ def test_a_sentence_with_a_formula_is_not_quoted():
     assert "\\times" not in explanation and plain_text('<math alttext="7 \\times 16"><mn>7</mn></math>') == "7 \\times 16"
 
 
+def test_no_quoted_sentence_runs_from_one_block_into_the_next():
+    """A list's items have no full stops: each block of the explanation ends its sentence,
+    so a term named in the paragraph after a list is quoted without the list."""
+    html = "<p>It works as follows:</p>\n<ul>\n<li>a warp of threads</li>\n<li>its <em>lanes</em><br>in step</li>\n</ul>\n<p>The GPU runs them. Again.</p>"
+    question = termview.PlainQuestion.of("What runs?", termview.explanation_text(html))
+    assert question.sentences == ("It works as follows:", "a warp of threads", "its lanes", "in step", "The GPU runs them.", "Again.")
+    assert termview.mention(question, ["gpu"]) == ((1, 4), "The GPU runs them.")
+
+
 def test_sentences_split_as_their_ends_are_walked():
-    """The quick split and the walk over each sentence end agree, on texts made of the
-    characters that matter (a NUL among them, which the split leaves to the walk)."""
+    """The quick split and the walk over each sentence end agree, block by block, on texts
+    made of the characters that matter (a NUL among them, which the split leaves to the
+    walk, the end of a block, and white space other than spaces and line ends)."""
     randomly = random.Random(7)
     for _ in range(20000):
-        text = "".join(randomly.choice("ab .!?。！？\n\t\0") for _ in range(randomly.randint(0, 16)))
-        assert termview.sentences(text) == termview._sentences_walked(" ".join(text.split())), repr(text)
+        text = "".join(randomly.choice("ab .!?。！？\n\t\0\u00a0\u3000" + termview.PARAGRAPH) for _ in range(randomly.randint(0, 16)))
+        walked = [s for block in text.split(termview.PARAGRAPH) for s in termview._sentences_walked(" ".join(block.split()))]
+        assert termview.sentences(text) == walked, repr(text)
     assert termview.sentences("Een. Twee? Drie! Vier。五 ！六") == ["Een.", "Twee?", "Drie!", "Vier。", "五 ！", "六"]
