@@ -25,7 +25,7 @@ from jinja2 import nodes
 from jinja2.compiler import CodeGenerator, optimizeconst
 from jinja2.ext import InternationalizationExtension
 from jinja2.runtime import Context, Macro
-from jinja2.utils import _PassArg, missing
+from jinja2.utils import missing
 from markupsafe import Markup, escape
 
 try:
@@ -69,23 +69,15 @@ def interpolated(translated: str, variables: Mapping[str, nodes.Expr]) -> list[n
     """A translation's text and its %(name)s placeholders as output nodes: the text between
     them constant, each placeholder its variable's expression. None unless every variable
     is put in once and no other % format is used."""
-    pieces: list[nodes.Node] = []
-    text, at, used = [], 0, set()
-    for match in _FORMAT.finditer(translated):
-        text.append(translated[at : match.start()])
-        at = match.end()
-        name = match.group(1)
-        if match.group() == "%%":
-            text.append("%")
-        elif name is None or name not in variables or name in used:
-            return None
-        else:
-            pieces.extend((nodes.TemplateData("".join(text)), variables[name]))
-            text, used = [], used | {name}
-    if used != variables.keys():
+    parts = placeholders(translated)
+    if parts is None:
         return None
-    pieces.append(nodes.TemplateData("".join(text) + translated[at:]))
-    return [piece for piece in pieces if not (isinstance(piece, nodes.TemplateData) and not piece.data)]
+    pieces, end = parts
+    names = [name for _, name in pieces]
+    if len(set(names)) != len(names) or set(names) != variables.keys():
+        return None
+    output = [node for text, name in pieces for node in (nodes.TemplateData(text), variables[name])]
+    return [piece for piece in [*output, nodes.TemplateData(end)] if not (isinstance(piece, nodes.TemplateData) and not piece.data)]
 
 
 def plural_gettext(translations: NullTranslations) -> Callable[..., str]:
@@ -191,6 +183,7 @@ def _writes_text_itself(frame, finalize) -> bool:
 
 _PLAIN_CALLABLES = (types.FunctionType, types.MethodType)  # href, part, asset...: they take no context
 _CALL_VARIABLES = frozenset({"_block_vars", "_loop_vars"})  # what a compiled call passes a context, for pass_context
+_PASSES_EVAL_CONTEXT = jinja2.pass_eval_context(lambda: None).jinja_pass_arg  # the mark of Jinja's public decorator
 
 
 class PageContext(Context):
@@ -205,7 +198,7 @@ class PageContext(Context):
         if not macro and type(__obj) not in _PLAIN_CALLABLES:
             return super().call(__obj, *args, **kwargs)
         passed = getattr(__obj, "jinja_pass_arg", None)
-        if passed is _PassArg.eval_context:  # as Jinja's call passes it (ngettext: plural_gettext)
+        if passed is _PASSES_EVAL_CONTEXT:  # as Jinja's call passes it (ngettext: plural_gettext)
             args = (__self.eval_ctx, *args)
         elif passed is not None:
             return super().call(__obj, *args, **kwargs)
