@@ -14,6 +14,12 @@ class Severity(StrEnum):
     ERROR = "error"
     WARNING = "warning"
 
+    def __reduce_ex__(self, protocol: object) -> tuple:
+        """Pickled as Severity("error") under every Python 3.11: its early releases (Debian
+        12's 3.11.2) pickle a member as getattr(Severity, "ERROR"), and the build cache,
+        which unpickles no function, would read a file with problems again each build."""
+        return type(self), (self.value,)
+
 
 @dataclass(frozen=True)
 class Location:
