@@ -50,3 +50,13 @@ def test_the_standard_build_indexes_a_language_as_the_extended_one(sample_site: 
         search.index_languages([search.LanguageIndex("fr", sample_site, tmp_path / package)])
         made[package] = files(tmp_path / package)
     assert made[search.STANDARD] == made[search.EXTENDED] == files(sample_site / "pagefind/fr")
+
+
+def test_reading_pages_from_the_indexed_element_makes_the_index_read_from_html(sample_site: Path, tmp_path: Path, monkeypatch):
+    """ROOT_SELECTOR spares Pagefind the head and the header, and changes nothing it indexes."""
+    made, chosen = {}, search.ROOT_SELECTOR
+    for root in (chosen, "html"):  # html: Pagefind's own default
+        monkeypatch.setattr(search, "ROOT_SELECTOR", root)
+        search.index_languages([search.LanguageIndex(language, sample_site, tmp_path / root / language) for language in ("nl", "fr")], jobs=2)
+        made[root] = files(tmp_path / root)
+    assert made[chosen] == made["html"] == files(sample_site / "pagefind")
