@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gzip
+import json
 from pathlib import Path
 
 import pytest
@@ -60,3 +62,16 @@ def test_reading_pages_from_the_indexed_element_makes_the_index_read_from_html(s
         search.index_languages([search.LanguageIndex(language, sample_site, tmp_path / root / language) for language in ("nl", "fr")], jobs=2)
         made[root] = files(tmp_path / root)
     assert made[chosen] == made["html"] == files(sample_site / "pagefind")
+
+
+def indexed_texts(index: Path) -> dict[str, str]:
+    """What Pagefind keeps of each page it indexed (the text a result's excerpt is cut from), by URL."""
+    fragments = (json.loads(gzip.decompress(path.read_bytes()).removeprefix(b"pagefind_dcd")) for path in index.glob("fragment/*.pf_fragment"))
+    return {fragment["url"]: fragment["content"] for fragment in fragments}
+
+
+def test_the_reveal_is_indexed_by_its_answer_and_explanation_not_by_the_words_of_its_control(sample_site: Path):
+    texts = indexed_texts(sample_site / "pagefind/nl")
+    questions = {url: text for url, text in texts.items() if "/nl/questions/" in url}
+    assert questions and all("Antwoord:" in text for text in questions.values())
+    assert not [url for url, text in texts.items() if "toelichting tonen" in text or "toelichting verbergen" in text]
