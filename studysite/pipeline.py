@@ -242,7 +242,7 @@ def _build(options: Options, cache: BuildCache | None, guard: CommitGuard | None
         renderer, decks = early.renderer, early.decks
         report.raise_if_errors()
         read.statuses.all()  # for the status pages: worked out once, before render workers fork (and kept in the cache)
-        # the cache, then the model, are saved aside while the pages are planned and
+        # the cache is saved aside while the pages are planned, the model while they are
         # rendered (the record of this build, once its output is in place: remember_build)
         with Aside([cache.save], jobs, background=True) as saving:
             loaded = plan_pages(read, report)
@@ -251,13 +251,12 @@ def _build(options: Options, cache: BuildCache | None, guard: CommitGuard | None
             keep = functools.partial(
                 kept.keep, options.content_dir, model_settings(options, cache), inputs, read.model, loaded.pages, page_keys, loaded.planned_anew
             )
-            with Aside([keep], jobs, background=True) as keeping, SiteWriter(options.out_dir, previous, in_place=True) as writer:
-                write_site(writer, options, loaded, renderer, page_keys, assets, started, decks)
+            with SiteWriter(options.out_dir, previous, in_place=True) as writer:
+                write_site(writer, options, loaded, renderer, page_keys, assets, started, decks, keep)
                 built = BuiltSite(options, loaded, renderer, page_keys, dict(writer.written), dict(writer.inputs))
                 with guard(built) if guard is not None else nullcontext():
                     writer.commit()
                     remember_build(cache, options.out_dir, inputs.digest, len(loaded.pages), len(loaded.content.site.languages), report)
-                keeping.results()
             saving.results()
     changed = frozenset(path for path in {*writer.written, *previous.files} if writer.written.get(path) != previous.files.get(path))
     return BuildResult(len(loaded.pages), writer.changed, len(loaded.content.site.languages), time.perf_counter() - started, report, built, changed)
@@ -304,14 +303,23 @@ class EarlyStart:
 
 
 def write_site(
-    writer: SiteWriter, options: Options, loaded: LoadedSite, renderer: Renderer, page_keys: PageKeys, assets: dict, started: float, decks: anki.Decks | None
+    writer: SiteWriter,
+    options: Options,
+    loaded: LoadedSite,
+    renderer: Renderer,
+    page_keys: PageKeys,
+    assets: dict,
+    started: float,
+    decks: anki.Decks | None,
+    keep: Callable[[], None],
 ) -> None:
     """Every file of the site into the writer: the pages whose keys changed, the assets, the
-    decks and sitemaps (a preview keeps the previous ones), the offline files and the search index."""
+    decks and sitemaps (a preview keeps the previous ones), the offline files and the search
+    index; and keep() done while the pages are rendered (the model saved for the next build)."""
     content, previous = loaded.content, writer.previous
     progress = Progress("Rendering pages", len(loaded.pages), started)
     sitemaps = [] if decks is None else [functools.partial(write_sitemaps, renderer=renderer, pages=loaded.pages)]
-    render_pages(writer, renderer, loaded.pages, options.processes, page_keys, progress.show, also=sitemaps)
+    render_pages(writer, renderer, loaded.pages, options.processes, page_keys, progress.show, also=sitemaps, spare=[keep])
     progress.clear()
     for path, data in assets.values():
         writer.write(path, data)

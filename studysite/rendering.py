@@ -14,7 +14,7 @@ import jinja2
 
 from . import urls
 from .diagnostics import ContentError, Diagnostic, Location, Severity
-from .forks import WORTH_A_FORK, Tasks, share_out_work
+from .forks import WORTH_A_FORK, Aside, Tasks, share_out_work
 from .i18n import shown_path
 from .keys import PageKeys
 from .render import Renderer
@@ -30,11 +30,18 @@ def render_pages(
     keys: PageKeys,
     progress: Callable[[int], None] | None = None,
     also: Sequence[Callable[[SiteWriter], None]] = (),
+    spare: Sequence[Callable[[], None]] = (),
 ) -> None:
     """Render and write every page whose inputs changed since the previous build; the others
     are carried over. also: other files' writing (the sitemaps), each given the writer, done
     alongside. With jobs > 1 and many pages to render, forked workers and this process take
     the writings and batches of pages in turn, each as it is free.
+
+    spare: work that writes nothing of the site (saving the kept model), taken like the
+    writings when workers render, else done by processes aside meanwhile: a fork of its
+    own copies every page of memory that it or the build touches (at 5,000 questions, 40,000
+    pages copied while saving the model), and when every page is rendered both cores are
+    busy anyway.
 
     Page paths were checked unique in phase one, so workers write side by side into the
     temporary folder and send back what they wrote; the first failure stops the build."""
@@ -46,14 +53,15 @@ def render_pages(
             todo.append(Render(page, key, context))
     carried = len(pages) - len(todo)
     if jobs <= 1 or len(todo) < WORTH_A_FORK or not hasattr(os, "fork"):
-        _render_alone(writer, renderer, todo, also, progress, carried)
+        _render_alone(writer, renderer, todo, also, progress, carried, spare, jobs)
         return
     renderer.load_templates(item.page for item in todo)
-    works = [*also, *(functools.partial(_render_here, renderer=renderer, todo=batch) for batch in batches_of(todo, Tasks.MOST - len(also)))]
+    others = [*also, *(functools.partial(_spare_work, work) for work in spare)]
+    works = [*others, *(functools.partial(_render_here, renderer=renderer, todo=batch) for batch in batches_of(todo, Tasks.MOST - len(others)))]
     try:
         tasks = Tasks(len(works))
     except OSError:  # no queue for the workers: this process does it all
-        _render_alone(writer, renderer, todo, also, progress, carried)
+        _render_alone(writer, renderer, todo, also, progress, carried, spare, jobs)
         return
     with tasks:
         workers = [functools.partial(_take_works, writer, works, tasks) for _ in range(jobs - 1)]
@@ -78,10 +86,18 @@ def _render_alone(
     also: Sequence[Callable[[SiteWriter], None]],
     progress: Callable[[int], None] | None,
     carried: int,
+    spare: Sequence[Callable[[], None]],
+    jobs: int,
 ) -> None:
-    _render_here(writer, renderer, todo, progress, carried)
-    for write in also:
-        write(writer)
+    with Aside(spare, jobs, background=True) as aside:
+        _render_here(writer, renderer, todo, progress, carried)
+        for write in also:
+            write(writer)
+        aside.results()
+
+
+def _spare_work(work: Callable[[], None], writer: SiteWriter) -> None:
+    work()
 
 
 def _render_here(writer: SiteWriter, renderer: Renderer, todo: list[Render], progress: Callable[[int], None] | None = None, carried: int = 0) -> None:

@@ -95,3 +95,32 @@ def test_a_worker_that_fails_takes_what_is_left_so_the_others_stop_soon():
     with Tasks(len(works)) as tasks, pytest.raises(RuntimeError, match="a template error"):
         share_out_work([lambda: _take_works(writer(), works, tasks), lambda: _take_works(writer(), works, tasks)])
     assert len(done) < 100  # the parent stopped soon after the child failed, not at the end of the queue
+
+
+def test_spare_work_is_done_once_by_a_render_worker_or_aside_while_few_pages_are_rendered(tmp_path):
+    """The kept model's saving: taken from the render queue when workers render, else done
+    by a process aside; either way once, with every page written."""
+    from studysite.keys import PageKeys
+    from studysite.rendering import render_pages
+    from studysite.write import Manifest, SiteWriter
+
+    class Echo:
+        def load_templates(self, pages) -> None:
+            pass
+
+        def render(self, page, view) -> str:
+            return page.path
+
+    log = tmp_path / "spare.log"
+
+    def spare() -> None:
+        with open(log, "a", encoding="utf-8") as file:
+            file.write(f"{os.getpid()}\n")
+
+    for count in (300, 3):  # with workers; alone
+        log.write_text("")
+        pages = [Page(f"nl/p{n}/", "question.html", "nl", "", lambda: None) for n in range(count)]
+        with SiteWriter(tmp_path / f"site-{count}", Manifest()) as writer:
+            render_pages(writer, Echo(), pages, 2, PageKeys("", {}), spare=[spare])
+            assert len(writer.written) == count
+        assert len(log.read_text().split()) == 1
