@@ -90,6 +90,10 @@ class Renderer:
                 with contextlib.suppress(jinja2.TemplateError):
                     environment.get_template(name)
 
+    def keeps_code(self) -> bool:
+        """Whether every language's compiled templates are kept in a code cache."""
+        return all(environment.bytecode_cache is not None for environment in self.environments.values())
+
     def render(self, page: Page, view: View) -> str:
         """A page's HTML from its view model (page.context(), made once by the caller): the
         template sees the site's and the page's variables and the view's fields."""

@@ -124,3 +124,29 @@ def test_spare_work_is_done_once_by_a_render_worker_or_aside_while_few_pages_are
             render_pages(writer, Echo(), pages, 2, PageKeys("", {}), spare=[spare])
             assert len(writer.written) == count
         assert len(log.read_text().split()) == 1
+
+
+def test_a_build_into_an_empty_folder_compiles_its_templates_aside_while_the_page_keys_are_worked_out(tmp_path, monkeypatch):
+    """The compiled code, left in the templates' code cache by a process aside, is what
+    this process loads: it compiles no page template itself (with one job, it does)."""
+    import jinja2
+    from conftest import SAMPLE_CONTENT
+
+    from studysite import pipeline
+
+    parent, original = os.getpid(), jinja2.Environment.compile
+    compiled: dict[int, list[str]] = {}
+
+    def compile(self, source, name=None, filename=None, raw=False, defer_init=False):
+        if os.getpid() == parent:
+            compiled[jobs].append(name)
+        return original(self, source, name, filename, raw, defer_init)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", compile)
+    for jobs in (2, 1):
+        compiled[jobs] = []
+        monkeypatch.setenv("STUDYSITE_CACHE_DIR", str(tmp_path / f"cache-{jobs}"))
+        pipeline.build(pipeline.Options(content_dir=SAMPLE_CONTENT, out_dir=tmp_path / f"site-{jobs}", search=False, jobs=jobs))
+        assert (tmp_path / f"site-{jobs}/nl/questions/kv-cache/index.html").is_file()
+    assert not {"question.html", "term.html", "base.html"} & set(compiled[2])
+    assert {"question.html", "term.html", "base.html"} <= set(compiled[1])
