@@ -4,9 +4,7 @@ build() renders the pages and writes them. A failed first phase writes nothing."
 from __future__ import annotations
 
 import functools
-import hashlib
 import os
-import re
 import time
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager, nullcontext
@@ -28,7 +26,7 @@ from .model import Content
 from .progress import Progress
 from .readings import read_content
 from .render import Renderer, SiteInfo
-from .rendering import render_pages
+from .rendering import SITEMAP_FILE, render_pages, templates_compiled_ahead, write_sitemaps
 from .status import TranslationStatus, record_blocks
 from .templating import make_environment
 from .validate import content_of
@@ -264,17 +262,6 @@ def _build(options: Options, cache: BuildCache | None, guard: CommitGuard | None
     return BuildResult(len(loaded.pages), writer.changed, len(loaded.content.site.languages), time.perf_counter() - started, report, built, changed)
 
 
-def templates_compiled_ahead(renderer: Renderer, pages: list[Page], previous: Manifest) -> list[Callable[[], None]]:
-    """For a build into a folder with no site yet, which renders every page: the compiling
-    of their templates, to be done aside while the page keys are worked out, the code kept
-    in the templates' code cache, where this process then loads it from before the render
-    workers fork (at 5,000 questions it took the half second in which the build had
-    nothing else to do but work out the keys). Any other build compiles as it goes."""
-    if previous.files or not renderer.keeps_code():
-        return []
-    return [functools.partial(renderer.load_templates, pages)]
-
-
 def record_page_keys(model: Model, inputs: str, pages: list[Page]) -> PageKeys:
     """The page keys, with every record page's worked out: those of a kept model's pages
     that show no edit are taken from it, when its inputs were these."""
@@ -347,20 +334,6 @@ def write_site(
         search.index_site(writer, options.out_dir, previous, content.site.languages, options.processes)
 
 
-def write_sitemaps(writer: SiteWriter, renderer: Renderer, pages: list[Page]) -> None:
-    """The sitemap files; the previous sitemap.xml when it listed the same (and was alone)."""
-    entries = renderer.sitemap_entries(pages)
-    digest = hashlib.sha256(renderer.made_from.encode())
-    for entry in entries:  # one by one: the repr of them all is as large as the sitemap
-        digest.update(repr(entry).encode())
-    key = digest.hexdigest()
-    alone = not any(SITEMAP_FILE.fullmatch(path) for path in writer.previous.files if path != urls.SITEMAP)
-    if alone and writer.reuse(urls.SITEMAP, key):
-        return
-    for name, sitemap in renderer.render_sitemap(entries).items():
-        writer.write(name, sitemap, key)
-
-
 def write_offline_files(writer: SiteWriter, loaded: LoadedSite, renderer: Renderer) -> None:
     """Manifests, page lists and the service worker, made from what was written so far."""
     site = renderer.site
@@ -369,9 +342,6 @@ def write_offline_files(writer: SiteWriter, loaded: LoadedSite, renderer: Render
     environment = renderer.environments[site.languages[0]]
     for path, data in offline.offline_files(environment, writer.written, titles, descriptions, site.assets, site.languages).items():
         writer.write(path, data)
-
-
-SITEMAP_FILE = re.compile(r"sitemap(-\d+)?\.xml")
 
 
 def made_after_the_pages(path: str) -> bool:

@@ -1,11 +1,14 @@
 """Rendering: every page through its template into the site writer, shared out among
-forked processes; a page whose key did not change is carried over unrendered."""
+forked processes; a page whose key did not change is carried over unrendered. And the
+sitemaps, written alongside."""
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import heapq
 import os
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +22,7 @@ from .i18n import shown_path
 from .keys import PageKeys
 from .render import Renderer
 from .viewtypes import Page, View
-from .write import SiteWriter
+from .write import Manifest, SiteWriter
 
 
 def render_pages(
@@ -68,6 +71,34 @@ def render_pages(
         mine = functools.partial(_take_works, writer, works, tasks, progress, carried, jobs)  # the workers keep about the same pace
         for outcome in share_out_work([mine, *workers])[1:]:
             writer.merge(*outcome)
+
+
+def templates_compiled_ahead(renderer: Renderer, pages: list[Page], previous: Manifest) -> list[Callable[[], None]]:
+    """For a build into a folder with no site yet, which renders every page: the compiling
+    of their templates, to be done aside while the page keys are worked out, the code kept
+    in the templates' code cache, where this process then loads it from before the render
+    workers fork (at 5,000 questions it took the half second in which the build had
+    nothing else to do but work out the keys). Any other build compiles as it goes."""
+    if previous.files or not renderer.keeps_code():
+        return []
+    return [functools.partial(renderer.load_templates, pages)]
+
+
+def write_sitemaps(writer: SiteWriter, renderer: Renderer, pages: list[Page]) -> None:
+    """The sitemap files; the previous sitemap.xml when it listed the same (and was alone)."""
+    entries = renderer.sitemap_entries(pages)
+    digest = hashlib.sha256(renderer.made_from.encode())
+    for entry in entries:  # one by one: the repr of them all is as large as the sitemap
+        digest.update(repr(entry).encode())
+    key = digest.hexdigest()
+    alone = not any(SITEMAP_FILE.fullmatch(path) for path in writer.previous.files if path != urls.SITEMAP)
+    if alone and writer.reuse(urls.SITEMAP, key):
+        return
+    for name, sitemap in renderer.render_sitemap(entries).items():
+        writer.write(name, sitemap, key)
+
+
+SITEMAP_FILE = re.compile(r"sitemap(-\d+)?\.xml")
 
 
 @dataclass(frozen=True)
