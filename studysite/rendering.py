@@ -84,6 +84,9 @@ def templates_compiled_ahead(renderer: Renderer, pages: list[Page], previous: Ma
     return [functools.partial(renderer.load_templates, pages)]
 
 
+SITEMAP_FILE = re.compile(r"sitemap(-\d+)?\.xml")  # the sitemap, or one of the parts a large site splits it into
+
+
 def write_sitemaps(writer: SiteWriter, renderer: Renderer, pages: list[Page]) -> None:
     """The sitemap files; the previous sitemap.xml when it listed the same (and was alone)."""
     entries = renderer.sitemap_entries(pages)
@@ -96,9 +99,6 @@ def write_sitemaps(writer: SiteWriter, renderer: Renderer, pages: list[Page]) ->
         return
     for name, sitemap in renderer.render_sitemap(entries).items():
         writer.write(name, sitemap, key)
-
-
-SITEMAP_FILE = re.compile(r"sitemap(-\d+)?\.xml")
 
 
 @dataclass(frozen=True)
