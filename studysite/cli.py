@@ -7,12 +7,14 @@ import signal
 import sys
 from pathlib import Path
 
-from . import catalogs, pipeline, urls
-from .cache import open_cache
-from .diagnostics import ContentError, Report, built_summary, plural, print_failure, print_report
-from .search import SearchIndexError
-from .status import format_status
-from .write import OutputError
+from studysite import pipeline
+from studysite.diagnostics import ContentError, Report, built_summary, plural, print_failure, print_report
+from studysite.i18n import catalogs
+from studysite.i18n.status import format_status
+from studysite.incremental.cache import open_cache
+from studysite.output.search import SearchIndexError
+from studysite.output.write import OutputError
+from studysite.pages import urls
 
 # 3: the system refused (the output folder could not be written: a full disk, no permission;
 # or serve's port is taken). Kept apart from 1, so a script can tell a content mistake from it.
@@ -144,7 +146,7 @@ def run_check(args) -> int:
 
 
 def run_serve(args) -> int:
-    from .serve import serve  # here: its HTTP server and watcher are some 20 ms of every other command's start
+    from studysite.serve.server import serve  # here: its HTTP server and watcher are some 20 ms of every other command's start
 
     return serve(_options(args), args.port)
 

@@ -11,28 +11,32 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import anki, contentpo, kept, offline, search, urls
-from .assets import collect_assets
-from .cache import BuildCache, open_cache, remember_build, template_code_folders, unchanged_build
-from .diagnostics import Location, Report
-from .forks import Aside, CollectorSpared
-from .graph import Graph, build_graph
-from .i18n import load_layered_translations
-from .inputs import Inputs, read_inputs
-from .kept import Model
-from .keys import PageKeys, files_digest, inputs_key, source_digests
-from .markup import ContentHtml, convert_texts, plain_text
-from .model import Content
-from .progress import Progress
-from .readings import read_content
-from .render import Renderer, SiteInfo
-from .rendering import SITEMAP_FILE, render_pages, templates_compiled_ahead, write_sitemaps
-from .status import TranslationStatus, record_blocks
-from .templating import make_environment
-from .validate import content_of
-from .views import ViewBuilder
-from .viewtypes import Page
-from .write import Manifest, SiteWriter, check_output_folder
+from studysite.content.graph import Graph, build_graph
+from studysite.content.model import Content
+from studysite.content.validate import content_of
+from studysite.diagnostics import Location, Report
+from studysite.i18n import content_po
+from studysite.i18n.locales import load_layered_translations
+from studysite.i18n.status import TranslationStatus, record_blocks
+from studysite.incremental import kept_model
+from studysite.incremental.cache import BuildCache, open_cache, remember_build, template_code_folders, unchanged_build
+from studysite.incremental.inputs import Inputs, read_inputs
+from studysite.incremental.kept_model import Model
+from studysite.incremental.page_keys import PageKeys, files_digest, inputs_key, source_digests
+from studysite.incremental.readings import read_content
+from studysite.output import search
+from studysite.output.assets import collect_assets
+from studysite.output.write import Manifest, SiteWriter, check_output_folder
+from studysite.pages import urls
+from studysite.pages.builder import ViewBuilder
+from studysite.pages.view_models import Page
+from studysite.progress import Progress
+from studysite.render.batch import SITEMAP_FILE, render_pages, templates_compiled_ahead, write_sitemaps
+from studysite.render.environment import make_environment
+from studysite.render.renderer import Renderer, SiteInfo
+from studysite.study import anki, offline
+from studysite.text.markup import ContentHtml, convert_texts, plain_text
+from studysite.workers import Aside, CollectorSpared
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 
@@ -81,15 +85,15 @@ class LoadedSite:
     pages: list[Page]
     report: Report
     statuses: TranslationStatus  # worked out when first asked for
-    catalogs: Mapping[str, contentpo.ContentCatalog]  # the content.po of each site language but the default
+    catalogs: Mapping[str, content_po.ContentCatalog]  # the content.po of each site language but the default
     supplied: frozenset[tuple[str, str, str]]  # (kind, id, language) of what content.po translates
     views: ViewBuilder  # what planned the pages, and makes their view models
-    planned_anew: frozenset[int] | None = None  # the positions of the pages planned anew from a kept model's (kept.py); None: all were
+    planned_anew: frozenset[int] | None = None  # the positions of the pages planned anew from a kept model's (kept_model.py); None: all were
 
 
 @dataclass(frozen=True)
 class BuiltSite:
-    """What a build made, for serve to apply edits to (quickedit.py): the model, the
+    """What a build made, for serve to apply edits to (incremental/quick_edit.py): the model, the
     renderer, the page keys and the output's manifest."""
 
     options: Options
@@ -130,7 +134,7 @@ def available_cpus() -> int:
 @dataclass(frozen=True)
 class ReadSite:
     """Phase one before the pages are planned: the model (the content, its HTML and its
-    graph; kept.py) and the translation status."""
+    graph; kept_model.py) and the translation status."""
 
     model: Model
     statuses: TranslationStatus
@@ -164,7 +168,7 @@ def read_site(
     the build cache and the inputs, bring the previous build's model up to date, when it can be."""
     model = None
     if cache is not None and inputs is not None:
-        model = kept.model_after_edits(options.content_dir, model_settings(options, cache), inputs, report, cache)
+        model = kept_model.model_after_edits(options.content_dir, model_settings(options, cache), inputs, report, cache)
         if model is not None and texts_ready is not None:
             texts_ready(model.content, model.content_html)
     if model is None:
@@ -184,13 +188,13 @@ def read_model(options: Options, report: Report, cache: BuildCache | None = None
     jobs = options.processes
     listed = inputs.listed.get(options.content_dir) if inputs is not None else None
     site, readings = read_content(options.content_dir, report, base_url, cache, listed, jobs)
-    po_catalogs = contentpo.read_content_catalogs(options.site_root / "locales", report)
-    supplied = frozenset(contentpo.supplied(po_catalogs))
+    po_catalogs = content_po.read_content_catalogs(options.site_root / "locales", report)
+    supplied = frozenset(content_po.supplied(po_catalogs))
     content = content_of(site, readings, report, supplied)
     report.raise_if_errors()
     assert content is not None  # a missing or broken site.yaml is an error
-    catalogs = contentpo.site_catalogs(po_catalogs, content.site.languages, report)
-    content, coverage = contentpo.apply_translations(content, catalogs, report)
+    catalogs = content_po.site_catalogs(po_catalogs, content.site.languages, report)
+    content, coverage = content_po.apply_translations(content, catalogs, report)
     report.raise_if_errors()
     content_html = convert_texts(content, report, cache, jobs)
     if texts_ready is not None:
@@ -249,7 +253,7 @@ def _build(options: Options, cache: BuildCache | None, guard: CommitGuard | None
                 page_keys = record_page_keys(read.model, inputs_key(renderer.made_from, (renderer.site, loaded.content.site)), loaded.pages)
                 compiling.results()
             keep = functools.partial(
-                kept.keep, options.content_dir, model_settings(options, cache), inputs, read.model, loaded.pages, page_keys, loaded.planned_anew
+                kept_model.keep, options.content_dir, model_settings(options, cache), inputs, read.model, loaded.pages, page_keys, loaded.planned_anew
             )
             with SiteWriter(options.out_dir, previous, in_place=True) as writer:
                 write_site(writer, options, loaded, renderer, page_keys, assets, started, decks, keep)

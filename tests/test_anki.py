@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from conftest import SAMPLE_CONTENT, run_cli
 
-from studysite import inputs
-from studysite.anki import NoteMemo
-from studysite.apkg import DeckNote, DeckPlan, stable_id
-from studysite.checked import save_checked
+from studysite.incremental import inputs
+from studysite.incremental.checked_files import save_checked
+from studysite.study.anki import NoteMemo
+from studysite.study.apkg import DeckNote, DeckPlan, stable_id
 
 LANGUAGES = ("nl", "fr")
 
@@ -252,7 +252,8 @@ def test_a_notes_time_is_its_record_files_modification_time_in_whole_seconds(tmp
 def test_the_decks_are_begun_before_the_graph_is_made(monkeypatch, tmp_path: Path):
     """They need the records and their HTML alone: made aside while the terms are found
     and the pages planned, not after."""
-    from studysite import anki, pipeline
+    from studysite import pipeline
+    from studysite.study import anki
 
     events, make_decks, make_graph = [], anki.Decks.__init__, pipeline.build_graph
 
@@ -289,7 +290,7 @@ def test_a_plan_key_tells_apart_plans_that_differ_in_any_part_of_any_note():
 def test_the_collection_is_written_as_genanki_writes_it():
     import genanki
 
-    from studysite.apkg import index_collection, write_collection
+    from studysite.study.apkg import index_collection, write_collection
 
     def model(model_id: int, name: str) -> genanki.Model:
         return genanki.Model(model_id, name, fields=[{"name": "Front"}], templates=[{"name": name, "qfmt": "{{Front}}", "afmt": "{{Front}}"}])

@@ -8,9 +8,9 @@ import markdown
 import pytest
 from conftest import run_cli
 
-from studysite import cache as build_cache
-from studysite import checked, inputs
-from studysite.markup import MarkdownConverter
+from studysite.incremental import cache as build_cache
+from studysite.incremental import checked_files, inputs
+from studysite.text.markup import MarkdownConverter
 
 QUESTION_WITH_MARKDOWN = """\
 topic: basics
@@ -111,7 +111,7 @@ def test_a_corrupt_cache_is_ignored_and_replaced(make_content, tmp_path):
         path.write_bytes(path.read_bytes()[: len(path.read_bytes()) // 2])  # cut short, as a full disk leaves it
     build(content, tmp_path / "site")
     assert site_files(tmp_path / "site") == site_files(tmp_path / "clean")
-    assert all(p.read_bytes().startswith(checked.FORMAT) for p in cache_files())
+    assert all(p.read_bytes().startswith(checked_files.FORMAT) for p in cache_files())
     assert build_cache.open_cache(content).markdown  # replaced by one that is used
 
 

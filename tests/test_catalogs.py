@@ -8,9 +8,9 @@ from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 from conftest import ROOT, run_cli
 
-from studysite.catalogs import extract_from
 from studysite.diagnostics import Report
-from studysite.i18n import catalog_path, is_translated, load_layered_translations, parse_locale
+from studysite.i18n.catalogs import extract_from
+from studysite.i18n.locales import catalog_path, is_translated, load_layered_translations, parse_locale
 
 SHIPPED = sorted(ROOT.glob("locales/*/LC_MESSAGES/messages.po"))
 

@@ -150,7 +150,7 @@ def test_missing_content_folder_and_bad_base_url(tmp_path):
 def test_a_full_disk_leaves_the_previous_site(make_content, tmp_path, monkeypatch):
     import errno
 
-    from studysite.write import SiteWriter
+    from studysite.output.write import SiteWriter
 
     site, content = tmp_path / "site", make_content()
     assert run_cli("build", "--content", content, "--out", site, "--no-search").status == 0

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from studysite.files import files_below, read_bytes, write_new_file
+from studysite.fileio import files_below, read_bytes, write_new_file
 
 
 def test_files_below_lists_files_not_links_to_folders(tmp_path):

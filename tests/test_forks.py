@@ -1,4 +1,4 @@
-"""forks.py: work shared out among forked processes gives what one process would, and a
+"""workers.py: work shared out among forked processes gives what one process would, and a
 child's failure reaches the parent."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import os
 import pytest
 
 from studysite.diagnostics import ContentError, Diagnostic, Location, Severity
-from studysite.forks import BACKGROUND_NICENESS, WORTH_A_FORK, Aside, Tasks, map_in_forks, share_out_work
+from studysite.workers import BACKGROUND_NICENESS, WORTH_A_FORK, Aside, Tasks, map_in_forks, share_out_work
 
 
 def test_a_map_in_forks_equals_the_map_in_order(tmp_path):
@@ -33,7 +33,7 @@ def test_a_map_in_forks_with_more_processes_than_tasks_or_no_queue_still_maps(mo
     items = list(range(WORTH_A_FORK * 2))
     monkeypatch.setattr(Tasks, "MOST", 8)  # fewer than 3 processes' runs: at most 8 are made
     assert map_in_forks(lambda n: n + 1, items, 3) == [n + 1 for n in items]
-    monkeypatch.setattr("studysite.forks.os.write", lambda fd, data: len(data) - Tasks.SIZE)
+    monkeypatch.setattr("studysite.workers.os.write", lambda fd, data: len(data) - Tasks.SIZE)
     assert map_in_forks(lambda n: (n, os.getpid()), items, 2) == [(n, os.getpid()) for n in items]  # done here
 
 
@@ -70,7 +70,7 @@ def test_tasks_are_each_taken_once_by_whichever_process_asks_first():
 
 
 def test_a_pipe_that_cannot_hold_every_task_is_refused(monkeypatch):
-    monkeypatch.setattr("studysite.forks.os.write", lambda fd, data: len(data) - Tasks.SIZE)
+    monkeypatch.setattr("studysite.workers.os.write", lambda fd, data: len(data) - Tasks.SIZE)
     with pytest.raises(OSError):
         Tasks(10)
 

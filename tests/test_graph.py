@@ -2,12 +2,12 @@
 
 from conftest import SAMPLE_CONTENT, minimal_files, write_files
 
+from studysite.content.graph import build_graph, following_questions
+from studysite.content.load import load_documents
+from studysite.content.validate import validate_content
 from studysite.diagnostics import Report
-from studysite.graph import build_graph, following_questions
-from studysite.load import load_documents
-from studysite.markup import convert_texts
 from studysite.pipeline import Options, load
-from studysite.validate import validate_content
+from studysite.text.markup import convert_texts
 
 
 def graph_of(tmp_path, **overrides):

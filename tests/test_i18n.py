@@ -11,7 +11,7 @@ from conftest import ROOT, run_cli
 from markupsafe import Markup
 
 from studysite.diagnostics import Report
-from studysite.i18n import autonym, format_number, is_valid_language, language_name, load_translations, text_direction
+from studysite.i18n.locales import autonym, format_number, is_valid_language, language_name, load_translations, text_direction
 
 
 def test_language_names_and_direction_come_from_cldr():
@@ -82,7 +82,7 @@ def test_trans_blocks_are_translated_at_compile_time_and_escape_their_values():
     """A {% trans %} block compiles to its translation; its variables are still escaped."""
     from babel.support import Translations
 
-    from studysite.templating import make_environment
+    from studysite.render.environment import make_environment
 
     class Dutch(Translations):
         def gettext(self, message):
@@ -113,7 +113,7 @@ def test_trans_variables_read_as_jinja_puts_them_in(translation, in_pieces):
     writes them, or the format string and %), the page reads as Jinja's own gettext makes it."""
     from babel.support import NullTranslations
 
-    from studysite.templating import make_environment
+    from studysite.render.environment import make_environment
 
     class Dutch(NullTranslations):
         def gettext(self, message):
@@ -144,7 +144,7 @@ def test_plural_messages_read_as_jinja_makes_them(translations, count):
     make what Jinja's own new-style ngettext makes, autoescaped or not."""
     from babel.support import NullTranslations
 
-    from studysite.templating import make_environment
+    from studysite.render.environment import make_environment
 
     class Dutch(NullTranslations):
         def ngettext(self, singular, plural, number):

@@ -1,4 +1,4 @@
-"""The kept model (kept.py): a build takes the previous build's model when only the text of
+"""The kept model (kept_model.py): a build takes the previous build's model when only the text of
 record files changed, reads just those files, and writes what a build from scratch writes;
 any other change, or a model file it cannot trust, has everything read again."""
 
@@ -13,10 +13,11 @@ import pytest
 from conftest import SAMPLE_CONTENT
 from test_quickedit import SHAPE_EDITS, TEXT_EDITS, edit, files_of
 
-from studysite import kept, pipeline
-from studysite.cache import open_cache
-from studysite.checked import save_checked
+from studysite import pipeline
 from studysite.diagnostics import ContentError
+from studysite.incremental import kept_model
+from studysite.incremental.cache import open_cache
+from studysite.incremental.checked_files import save_checked
 
 
 @pytest.fixture
@@ -49,9 +50,9 @@ def test_text_edits_read_just_the_edited_files_and_build_what_a_clean_build_does
     shutil.copytree(SAMPLE_CONTENT, content)
     build(content, site)
     converted = len(open_cache(content).markdown)
-    _, model = kept.load_checked(kept.model_path(content), kept._allowed)
+    _, model = kept_model.load_checked(kept_model.model_path(content), kept_model._allowed)
     assert model.graph.languages and not model.graph.mentions  # where the terms were found is not kept: edited text is linked anew
-    base = kept.model_path(content).read_bytes()
+    base = kept_model.model_path(content).read_bytes()
     for index, (name, old, new, _) in enumerate(TEXT_EDITS):
         edit(content / name, old, new)
         if index == 2:  # two files at once
@@ -59,7 +60,7 @@ def test_text_edits_read_just_the_edited_files_and_build_what_a_clean_build_does
         build(content, site)
         assert whole_reads.count(site) == 1, name  # the kept model, brought up to date
         assert files_of(site) == clean_build(content, tmp_path / f"clean-{index}", monkeypatch), name
-        assert kept.model_path(content).read_bytes() == base and kept.edits_path(content).exists()  # the edits kept beside the model
+        assert kept_model.model_path(content).read_bytes() == base and kept_model.edits_path(content).exists()  # the edits kept beside the model
     assert len(open_cache(content).markdown) >= converted  # kept for the next build that reads everything
 
 
@@ -121,8 +122,8 @@ class Payload:
 def test_a_model_file_that_would_run_code_is_refused_unrun(make_content, tmp_path, whole_reads):
     content = make_content()
     build(content, tmp_path / "clean")
-    path = kept.model_path(content)
-    made_from = next(kept.load_checked(path, kept._allowed))
+    path = kept_model.model_path(content)
+    made_from = next(kept_model.load_checked(path, kept_model._allowed))
     marker = tmp_path / "ran"
     save_checked(path, made_from, Payload(marker))  # its digest holds: only the unpickler stands in the way
     edit(content / "questions/gpu-role.yaml", "parallel.", "parallel, snel.")
@@ -144,15 +145,15 @@ def test_pages_kept_with_the_model_are_planned_again_when_they_must_be_rendered(
 def test_a_model_with_more_files_edited_than_a_quick_read_takes_is_kept_whole(tmp_path, monkeypatch, whole_reads):
     content, site = tmp_path / "content", tmp_path / "site"
     shutil.copytree(SAMPLE_CONTENT, content)
-    monkeypatch.setattr(kept, "QUICK_FILES", 1)
+    monkeypatch.setattr(kept_model, "QUICK_FILES", 1)
     build(content, site)
-    base = kept.model_path(content).read_bytes()
+    base = kept_model.model_path(content).read_bytes()
     edit(content / "glossary/gpu.yaml", "  definition: Grafische processor", "  definition: Een grafische processor")
     build(content, site)
-    assert kept.model_path(content).read_bytes() == base and kept.edits_path(content).exists()
+    assert kept_model.model_path(content).read_bytes() == base and kept_model.edits_path(content).exists()
     edit(content / "questions/gpu-programming/kv-cache.yaml", "Waarom gebruikt", "Waarvoor gebruikt")
     build(content, site)  # one file changed since the last build, two since the model file: kept whole again
-    assert kept.model_path(content).read_bytes() != base and not kept.edits_path(content).exists()
+    assert kept_model.model_path(content).read_bytes() != base and not kept_model.edits_path(content).exists()
     edit(content / "questions/gpu-programming/kv-cache.yaml", "Waarvoor gebruikt", "Waartoe gebruikt")
     build(content, site)
     assert whole_reads == [site]
@@ -166,11 +167,11 @@ def test_an_edits_file_that_is_not_whole_or_names_another_model_is_ignored(tmp_p
     build(content, site)
     edit(content / "glossary/gpu.yaml", "  definition: Grafische processor", "  definition: Een grafische processor")
     build(content, site)
-    edits = kept.edits_path(content)
+    edits = kept_model.edits_path(content)
     if spoil == "corrupt":
         edits.write_bytes(edits.read_bytes()[:-10])
     else:
-        made_from, model_edits = kept.load_checked(edits, kept._allowed)
+        made_from, model_edits = kept_model.load_checked(edits, kept_model._allowed)
         spoiled = dataclasses.replace(model_edits.html, terms=dict.fromkeys(model_edits.html.terms, "<p>Spoiled</p>"))
         save_checked(edits, made_from, dataclasses.replace(model_edits, base="0" * 64, html=spoiled))  # taken, its text would show
     edit(content / "questions/gpu-programming/kv-cache.yaml", "Waarom gebruikt", "Waarvoor gebruikt")

@@ -14,8 +14,8 @@ from conftest import ROOT, SAMPLE_CONTENT, run_cli
 from test_accessibility import violations
 from test_validity import validate
 
-from studysite.catalogs import extract_from
-from studysite.i18n import SHIPPED_LOCALES, catalog_path
+from studysite.i18n.catalogs import extract_from
+from studysite.i18n.locales import SHIPPED_LOCALES, catalog_path
 
 ADDED = ["de", "ar", "he", "ja", "zh-Hans"]
 LANGUAGES = ["nl", "fr", *ADDED]

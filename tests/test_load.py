@@ -6,9 +6,9 @@ PyYAML or libyaml (a syntax error), its wording is theirs and is not asserted.""
 import pytest
 import yaml
 
-from studysite import load
+from studysite.content import load
+from studysite.content.load import MAX_DEPTH, load_documents, parse_text
 from studysite.diagnostics import Report
-from studysite.load import MAX_DEPTH, load_documents, parse_text
 
 
 def errors(report: Report) -> list[str]:

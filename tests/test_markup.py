@@ -6,10 +6,11 @@ import markdown
 import pytest
 from conftest import ROOT, run_cli
 
-from studysite import pipeline, plainmarkdown
-from studysite.cache import BuildCache
+from studysite import pipeline
 from studysite.diagnostics import Report
-from studysite.markup import MISSES_DONE_HERE, RECORDS_WORTH_SHARING, MarkdownConverter, excerpt, plain_text
+from studysite.incremental.cache import BuildCache
+from studysite.text import plain_markdown
+from studysite.text.markup import MISSES_DONE_HERE, RECORDS_WORTH_SHARING, MarkdownConverter, excerpt, plain_text
 
 
 @pytest.fixture
@@ -106,7 +107,7 @@ def test_the_subset_converted_without_the_parser_comes_out_as_python_markdown_ma
     for _ in range(3000):
         text = _random_text(rng)
         for kind, given in (("block", text), ("inline", " ".join(text.split()))):
-            converted = getattr(plainmarkdown, kind)(given)
+            converted = getattr(plain_markdown, kind)(given)
             if converted is None:
                 left += 1
                 continue
@@ -120,7 +121,7 @@ def test_the_subset_converted_without_the_parser_comes_out_as_python_markdown_ma
     ["*a*b", "a*b*", "** a**", "**a **", "*a **b** c*", "- a\n\n- b", "- a\n-", "2. a\n3. b", "a\n- b", "\ta", "a  \nb", "**a**_b_"],
 )
 def test_the_subset_leaves_what_it_does_not_know_to_the_parser(text):
-    assert plainmarkdown.block(text) is None
+    assert plain_markdown.block(text) is None
 
 
 def test_plain_text_and_excerpt():
@@ -163,7 +164,7 @@ def test_math_is_escaped_and_plain_text_reads_its_tex(markup):
 
 
 def test_terms_in_math_are_not_linked(markup):
-    from studysite.linking import TermMatcher
+    from studysite.text.linking import TermMatcher
 
     html = markup.inline("$\\text{GPU}$ en GPU")
     linked = TermMatcher.build({"gpu": ("GPU",)}).link(html, lambda t: t)

@@ -2,9 +2,9 @@
 
 import pytest
 
+from studysite.content.load import parse_text
+from studysite.content.node_reader import NodeReader
 from studysite.diagnostics import Report
-from studysite.load import parse_text
-from studysite.nodes import NodeReader
 
 
 def read_text(yaml_value: str) -> tuple[str | None, list[tuple[str, str, str]]]:

@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 from conftest import SAMPLE_CONTENT
 
-from studysite import pipeline, urls
-from studysite.cache import open_cache
-from studysite.quickedit import LiveSite
-from studysite.write import PENDING, FileReplacer, read_manifest
+from studysite import pipeline
+from studysite.incremental.cache import open_cache
+from studysite.incremental.quick_edit import LiveSite
+from studysite.output.write import PENDING, FileReplacer, read_manifest
+from studysite.pages import urls
 
 
 def files_of(folder: Path) -> dict[str, bytes]:

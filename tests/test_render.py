@@ -1,4 +1,4 @@
-"""render.py and templating.py: what the templates write, and how."""
+"""renderer.py and render/environment.py: what the templates write, and how."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from babel.support import NullTranslations
 from markupsafe import Markup, escape
 
-from studysite.templating import make_environment, output_text
+from studysite.render.environment import make_environment, output_text
 
 
 class Shown:
@@ -143,7 +143,7 @@ def test_a_function_that_stops_iteration_gives_undefined_as_in_jinja():
 def test_once_makes_a_macros_html_once_for_the_same_arguments():
     """once(macro, *args) gives what the macro gives, calling it once for each macro and
     arguments; one that takes more arguments than it names is called as Jinja calls it."""
-    from studysite import render
+    from studysite.render import renderer
 
     environment = make_environment([], NullTranslations(), "nl")
     calls = []
@@ -151,12 +151,12 @@ def test_once_makes_a_macros_html_once_for_the_same_arguments():
     module = environment.from_string(
         "{% macro em(x, y='!') %}{{ count(x) }}<em>{{ x }}{{ y }}</em>{% endmacro %}{% macro boxed(x) %}{{ count(x) }}[{{ x }}{{ varargs|join }}]{% endmacro %}"
     ).make_module()
-    once = render.made_once()
+    once = renderer.made_once()
     page = environment.from_string("{{ once(m.em, a) }}{{ once(m.em, a) }}{{ once(m.em, b) }}{{ once(m.boxed, a, b) }}{{ once(m.em, a, '?') }}")
     assert page.render(m=module, once=once, a="<a>", b="b") == "<em>&lt;a&gt;!</em>" * 2 + "<em>b!</em>[&lt;a&gt;b]<em>&lt;a&gt;?</em>"
     assert calls == ["<a>", "b", "<a>", "<a>"]
     assert page.render(m=module, once=once, a="<a>", b="b") and calls == ["<a>", "b", "<a>", "<a>"]  # all kept from the first page
-    for number in range(render.ONCE_KEPT):  # then as many others: the first are forgotten, not kept without end
+    for number in range(renderer.ONCE_KEPT):  # then as many others: the first are forgotten, not kept without end
         once(module.em, number)
     assert once(module.em, "<a>") == "<em>&lt;a&gt;!</em>" and calls[-1] == "<a>"
     assert once(module.em, ["<l>"]) == once(module.em, ["<l>"]) == "<em>[&#39;&lt;l&gt;&#39;]!</em>" and calls[-2:] == [["<l>"]] * 2  # no key: made each time

@@ -1,4 +1,4 @@
-"""rendering.py: how the pages to render are shared out among the processes."""
+"""batch.py: how the pages to render are shared out among the processes."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from studysite.forks import Tasks, share_out_work
-from studysite.rendering import Render, _take_works, batches_of
-from studysite.viewtypes import Page
+from studysite.pages.view_models import Page
+from studysite.render.batch import Render, _take_works, batches_of
+from studysite.workers import Tasks, share_out_work
 
 
 def todo(count: int) -> list[Render]:
@@ -57,7 +57,8 @@ def test_a_language_s_term_pages_are_rendered_by_one_process_and_a_topic_s_quest
 def test_without_a_queue_for_the_workers_one_process_renders_everything(tmp_path, monkeypatch):
     from conftest import SAMPLE_CONTENT
 
-    from studysite import pipeline, rendering
+    from studysite import pipeline
+    from studysite.render import batch
 
     def build(out):
         pipeline.build(pipeline.Options(content_dir=SAMPLE_CONTENT, out_dir=out, search=False, jobs=2))
@@ -66,11 +67,11 @@ def test_without_a_queue_for_the_workers_one_process_renders_everything(tmp_path
     monkeypatch.setenv("STUDYSITE_CACHE_DIR", str(tmp_path / "cache-a"))
     shared = build(tmp_path / "shared")
 
-    class NoQueue(rendering.Tasks):
+    class NoQueue(batch.Tasks):
         def __init__(self, count: int):
             raise OSError("a pipe too small for the tasks")
 
-    monkeypatch.setattr(rendering, "Tasks", NoQueue)
+    monkeypatch.setattr(batch, "Tasks", NoQueue)
     monkeypatch.setenv("STUDYSITE_CACHE_DIR", str(tmp_path / "cache-b"))
     assert build(tmp_path / "alone") == shared
 
@@ -100,9 +101,9 @@ def test_a_worker_that_fails_takes_what_is_left_so_the_others_stop_soon():
 def test_spare_work_is_done_once_by_a_render_worker_or_aside_while_few_pages_are_rendered(tmp_path):
     """The kept model's saving: taken from the render queue when workers render, else done
     by a process aside; either way once, with every page written."""
-    from studysite.keys import PageKeys
-    from studysite.rendering import render_pages
-    from studysite.write import Manifest, SiteWriter
+    from studysite.incremental.page_keys import PageKeys
+    from studysite.output.write import Manifest, SiteWriter
+    from studysite.render.batch import render_pages
 
     class Echo:
         def load_templates(self, pages) -> None:

@@ -1,4 +1,4 @@
-"""search.py: the search indexes, made by Pagefind, several languages at once."""
+"""output/search.py: the search indexes, made by Pagefind, several languages at once."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from studysite import search
+from studysite.output import search
 
 
 def files(folder: Path) -> dict[str, bytes]:

@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, run_cli
 
-from studysite import pipeline, serve
-from studysite.cache import open_cache
+from studysite import pipeline
+from studysite.incremental.cache import open_cache
+from studysite.serve import server as serve
 
 BROKEN_TOPIC = "topic: basic\n"
 

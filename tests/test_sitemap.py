@@ -9,7 +9,7 @@ from conftest import run_cli
 
 from studysite import pipeline
 from studysite.diagnostics import Report
-from studysite.render import SITEMAP_MAX_BYTES, SITEMAP_MAX_URLS, Renderer
+from studysite.render.renderer import SITEMAP_MAX_BYTES, SITEMAP_MAX_URLS, Renderer
 
 NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
 BASE = "https://example.org/study/"

@@ -6,9 +6,10 @@ import subprocess
 from babel.messages.pofile import read_po
 from conftest import ROOT, run_cli
 
-from studysite import pipeline, status
-from studysite.cache import BuildCache
+from studysite import pipeline
 from studysite.diagnostics import Report
+from studysite.i18n import status
+from studysite.incremental.cache import BuildCache
 
 GIT_ENV = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org"}
 
@@ -69,7 +70,7 @@ def test_status_page_per_language_is_linked_from_the_footer(sample_site):
 
 
 def count_git_work(monkeypatch) -> dict[str, list]:
-    """Counts status.py's git processes: the blames (by file) and every other git call."""
+    """Counts i18n/status.py's git processes: the blames (by file) and every other git call."""
     calls: dict[str, list] = {"blame": [], "git": []}
     line_times, git_call = status.line_times, status._git
 

@@ -1,5 +1,5 @@
 """The package stays readable: modules under 400 lines, functions under 50 (a module that
-grows past it is hiding a second one; split it, as views.py was into siteviews.py)."""
+grows past it is hiding a second one; split it, as pages/builder.py was into pages/site_pages.py)."""
 
 import ast
 

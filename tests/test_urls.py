@@ -1,11 +1,11 @@
-"""urls.py: every page path follows one pattern, absolute URLs are the base URL and a path,
+"""pages/urls.py: every page path follows one pattern, absolute URLs are the base URL and a path,
 and pages that stand in for another address link absolutely."""
 
 from urllib.parse import urljoin
 
 import pytest
 
-from studysite import urls
+from studysite.pages import urls
 
 
 def test_every_page_path_is_language_then_folders():

@@ -4,9 +4,9 @@ import dataclasses
 
 import pytest
 
+from studysite.content.load import load_documents
+from studysite.content.validate import KINDS, validate_content
 from studysite.diagnostics import Report
-from studysite.load import load_documents
-from studysite.validate import KINDS, validate_content
 
 
 def check(content_dir, strict=False):
@@ -218,8 +218,9 @@ def test_the_cache_keeps_each_files_reading_and_its_problems_until_its_bytes_cha
     """A build reads again only the files whose bytes changed; the others' readings come from
     the cache (through its file too) and give the same records and problems, strict
     or not, as reading every file."""
-    from studysite import readings, validate
-    from studysite.cache import open_cache
+    from studysite.content import validate
+    from studysite.incremental import readings
+    from studysite.incremental.cache import open_cache
 
     content_dir = make_content(**{"glossary/gpu.yaml": "nl: {term: GPU, definition: D}\n", "questions/q2.yaml": "topic: nope\nanswer: A\n"})
     reads = []
@@ -250,9 +251,9 @@ def test_the_cache_keeps_each_files_reading_and_its_problems_until_its_bytes_cha
 
 
 def test_a_build_does_not_read_again_a_file_whose_digest_it_has_and_whose_reading_is_kept(make_content, monkeypatch, tmp_path):
-    from studysite import readings
-    from studysite.cache import open_cache
-    from studysite.inputs import read_inputs
+    from studysite.incremental import readings
+    from studysite.incremental.cache import open_cache
+    from studysite.incremental.inputs import read_inputs
 
     content_dir = make_content()
     monkeypatch.setenv("STUDYSITE_CACHE_DIR", str(tmp_path / "cache"))
@@ -269,8 +270,8 @@ def test_a_build_does_not_read_again_a_file_whose_digest_it_has_and_whose_readin
 
 
 def test_many_new_files_read_by_forked_processes_give_what_one_process_gives(make_content):
-    from studysite import readings
-    from studysite.forks import WORTH_A_FORK
+    from studysite.incremental import readings
+    from studysite.workers import WORTH_A_FORK
 
     files = {f"questions/q{n:03}.yaml": f"topic: basics\nanswer: A\nnl: {{question: Vraag {n}?, choices: [Ja, Nee]}}\n" for n in range(WORTH_A_FORK + 6)}
     files["questions/q007.yaml"] = "topic: [unclosed\n"  # a YAML error, told by the process that read it

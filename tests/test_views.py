@@ -1,4 +1,4 @@
-"""View models (views.py, termview.py, viewtypes.py): each template gets one frozen
+"""View models (pages/builder.py, term_page.py, view_models.py): each template gets one frozen
 dataclass, whose fields are its variables; the record pages are made by one helper."""
 
 import dataclasses
@@ -8,25 +8,26 @@ from pathlib import Path
 import pytest
 from conftest import SAMPLE_CONTENT
 
-from studysite import pipeline, termview, viewtypes
+from studysite import pipeline
 from studysite.diagnostics import Report
-from studysite.markup import plain_text
+from studysite.pages import term_page, view_models
+from studysite.text.markup import plain_text
 
 TEMPLATE_VIEWS = {
-    "question.html": viewtypes.QuestionView,
-    "practice.html": viewtypes.PracticeView,
-    "topic.html": viewtypes.TopicView,
-    "term.html": viewtypes.TermView,
-    "comparison.html": viewtypes.ComparisonView,
-    "home.html": viewtypes.HomeView,
-    "glossary.html": viewtypes.GlossaryView,
-    "chooser.html": viewtypes.ChooserView,
-    "404.html": viewtypes.NotFoundView,
-    "search.html": viewtypes.SearchView,
-    "review.html": viewtypes.ReviewView,
-    "downloads.html": viewtypes.DownloadsView,
-    "offline.html": viewtypes.OfflineView,
-    "status.html": viewtypes.StatusView,
+    "question.html": view_models.QuestionView,
+    "practice.html": view_models.PracticeView,
+    "topic.html": view_models.TopicView,
+    "term.html": view_models.TermView,
+    "comparison.html": view_models.ComparisonView,
+    "home.html": view_models.HomeView,
+    "glossary.html": view_models.GlossaryView,
+    "chooser.html": view_models.ChooserView,
+    "404.html": view_models.NotFoundView,
+    "search.html": view_models.SearchView,
+    "review.html": view_models.ReviewView,
+    "downloads.html": view_models.DownloadsView,
+    "offline.html": view_models.OfflineView,
+    "status.html": view_models.StatusView,
 }
 
 
@@ -98,22 +99,22 @@ def test_a_terms_key_question_links_the_other_terms_of_its_answer_and_explanatio
 
 
 def test_a_term_is_quoted_by_the_first_sentence_naming_it_and_ranked_by_where():
-    question = termview.PlainQuestion.of("What does a  GPU do?", "It computes. The gpu draws frames! Ｇ。A GPU again.")
+    question = term_page.PlainQuestion.of("What does a  GPU do?", "It computes. The gpu draws frames! Ｇ。A GPU again.")
     assert question.sentences == ("It computes.", "The gpu draws frames!", "Ｇ。", "A GPU again.")
-    assert termview.mention(question, termview.folded_names(["GPU"])) == ((0, 0), "The gpu draws frames!")
-    assert termview.mention(question, termview.folded_names(["frames", "again"])) == ((1, 1), "The gpu draws frames!")
-    assert termview.mention(question, termview.folded_names(["again", ""])) == ((1, 3), "A GPU again.")
-    assert termview.mention(question, termview.folded_names(["Ｇ"])) == ((1, 2), "Ｇ。")
-    assert termview.mention(question, termview.folded_names(["CPU"])) == ((2, 0), "What does a GPU do?")
-    assert termview.PlainQuestion.of("Q", "").first_sentence_naming(["q"]) is None
+    assert term_page.mention(question, term_page.folded_names(["GPU"])) == ((0, 0), "The gpu draws frames!")
+    assert term_page.mention(question, term_page.folded_names(["frames", "again"])) == ((1, 1), "The gpu draws frames!")
+    assert term_page.mention(question, term_page.folded_names(["again", ""])) == ((1, 3), "A GPU again.")
+    assert term_page.mention(question, term_page.folded_names(["Ｇ"])) == ((1, 2), "Ｇ。")
+    assert term_page.mention(question, term_page.folded_names(["CPU"])) == ((2, 0), "What does a GPU do?")
+    assert term_page.PlainQuestion.of("Q", "").first_sentence_naming(["q"]) is None
 
 
 def test_a_sentence_with_a_formula_is_not_quoted():
     """A term named in a sentence that holds math ranks by that sentence, but is quoted by
     the stem: a quote is plain text, which would show the formula's TeX."""
-    explanation = plain_text('<p>It is <math alttext="7 \\times 16"><mn>7</mn></math> bytes per GPU. A GPU again.</p>', termview.FORMULA)
-    question = termview.PlainQuestion.of("How much memory?", explanation)
-    assert termview.mention(question, ["gpu"]) == ((1, 0), "How much memory?")
+    explanation = plain_text('<p>It is <math alttext="7 \\times 16"><mn>7</mn></math> bytes per GPU. A GPU again.</p>', term_page.FORMULA)
+    question = term_page.PlainQuestion.of("How much memory?", explanation)
+    assert term_page.mention(question, ["gpu"]) == ((1, 0), "How much memory?")
     assert "\\times" not in explanation and plain_text('<math alttext="7 \\times 16"><mn>7</mn></math>') == "7 \\times 16"
 
 
@@ -121,9 +122,9 @@ def test_no_quoted_sentence_runs_from_one_block_into_the_next():
     """A list's items have no full stops: each block of the explanation ends its sentence,
     so a term named in the paragraph after a list is quoted without the list."""
     html = "<p>It works as follows:</p>\n<ul>\n<li>a warp of threads</li>\n<li>its <em>lanes</em><br>in step</li>\n</ul>\n<p>The GPU runs them. Again.</p>"
-    question = termview.PlainQuestion.of("What runs?", termview.explanation_text(html))
+    question = term_page.PlainQuestion.of("What runs?", term_page.explanation_text(html))
     assert question.sentences == ("It works as follows:", "a warp of threads", "its lanes", "in step", "The GPU runs them.", "Again.")
-    assert termview.mention(question, ["gpu"]) == ((1, 4), "The GPU runs them.")
+    assert term_page.mention(question, ["gpu"]) == ((1, 4), "The GPU runs them.")
 
 
 def test_sentences_split_as_their_ends_are_walked():
@@ -132,7 +133,7 @@ def test_sentences_split_as_their_ends_are_walked():
     walk, the end of a block, and white space other than spaces and line ends)."""
     randomly = random.Random(7)
     for _ in range(20000):
-        text = "".join(randomly.choice("ab .!?。！？\n\t\0\u00a0\u3000" + termview.PARAGRAPH) for _ in range(randomly.randint(0, 16)))
-        walked = [s for block in text.split(termview.PARAGRAPH) for s in termview._sentences_walked(" ".join(block.split()))]
-        assert termview.sentences(text) == walked, repr(text)
-    assert termview.sentences("Een. Twee? Drie! Vier。五 ！六") == ["Een.", "Twee?", "Drie!", "Vier。", "五 ！", "六"]
+        text = "".join(randomly.choice("ab .!?。！？\n\t\0\u00a0\u3000" + term_page.PARAGRAPH) for _ in range(randomly.randint(0, 16)))
+        walked = [s for block in text.split(term_page.PARAGRAPH) for s in term_page._sentences_walked(" ".join(block.split()))]
+        assert term_page.sentences(text) == walked, repr(text)
+    assert term_page.sentences("Een. Twee? Drie! Vier。五 ！六") == ["Een.", "Twee?", "Drie!", "Vier。", "五 ！", "六"]

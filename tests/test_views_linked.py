@@ -6,9 +6,9 @@ import pytest
 
 from studysite import pipeline
 from studysite.diagnostics import Report
-from studysite.linking import _SEPARATORS
-from studysite.markup import convert_texts
-from studysite.views import ViewBuilder
+from studysite.pages.builder import ViewBuilder
+from studysite.text.linking import _SEPARATORS
+from studysite.text.markup import convert_texts
 
 
 @pytest.fixture
@@ -35,7 +35,7 @@ def test_fragments_holding_every_separator_are_linked_one_by_one(views):
 
 
 def test_questions_are_linked_from_where_finding_their_terms_found_them():
-    """Finding a question's terms (graph.py) notes where each is first named; its page links
+    """Finding a question's terms (content/graph.py) notes where each is first named; its page links
     them there, as linking its text anew would, and a quick edit of the text links anew."""
     from conftest import SAMPLE_CONTENT
 

@@ -9,8 +9,8 @@ import time
 import pytest
 from conftest import ROOT
 
-from studysite import write
-from studysite.write import MARKER, PENDING, Manifest, OutputError, SiteWriter, check_output_folder, read_manifest
+from studysite.output import write
+from studysite.output.write import MARKER, PENDING, Manifest, OutputError, SiteWriter, check_output_folder, read_manifest
 
 
 def build_into(out, files):

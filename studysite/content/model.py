@@ -1,0 +1,123 @@
+"""The content model: frozen records, complete when created, related to each other by id."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from studysite.diagnostics import Location
+
+
+@dataclass(frozen=True)
+class SiteText:
+    title: str
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class SiteConfig:
+    languages: tuple[str, ...]
+    base_url: str
+    fallback: str  # "notice" or "skip"
+    term_language: str = ""
+    texts: Mapping[str, SiteText] = field(default_factory=dict)
+
+    @property
+    def default_language(self) -> str:
+        return self.languages[0]
+
+
+@dataclass(frozen=True)
+class TopicText:
+    title: str
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Topic:
+    id: str
+    location: Location
+    order: float
+    texts: Mapping[str, TopicText]
+
+
+@dataclass(frozen=True)
+class QuestionText:
+    question: str
+    choices: tuple[str, ...]
+    explanation: str
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    location: Location
+    topic: str
+    order: float  # place in its topic's list; unordered questions follow, by file path
+    answer: int  # index into choices
+    terms: tuple[str, ...]
+    texts: Mapping[str, QuestionText]
+
+
+@dataclass(frozen=True)
+class TermText:
+    term: str
+    aliases: tuple[str, ...] = ()
+    definition: str = ""
+
+
+@dataclass(frozen=True)
+class Term:
+    id: str
+    location: Location
+    related: tuple[str, ...]
+    texts: Mapping[str, TermText]
+
+
+@dataclass(frozen=True)
+class Aspect:
+    label: str
+    values: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ComparisonText:
+    title: str
+    aspects: tuple[Aspect, ...]
+    summary: str = ""
+
+
+@dataclass(frozen=True)
+class Comparison:
+    id: str
+    location: Location
+    topic: str
+    terms: tuple[str, ...]
+    texts: Mapping[str, ComparisonText]
+
+
+Record = Topic | Question | Term | Comparison
+FIELD_OF_KIND = {"topics": "topics", "questions": "questions", "glossary": "terms", "comparisons": "comparisons"}  # content folder -> Content field
+
+
+@dataclass(frozen=True)
+class Content:
+    """Everything a site is built from, in content order (sorted by file path)."""
+
+    site: SiteConfig
+    topics: Mapping[str, Topic]
+    questions: Mapping[str, Question]
+    terms: Mapping[str, Term]
+    comparisons: Mapping[str, Comparison]
+
+    def records(self, kind: str) -> Mapping[str, Record]:
+        """The records of a content folder ("glossary" holds the terms)."""
+        return getattr(self, FIELD_OF_KIND[kind])
+
+    def records_by_file(self) -> dict[str, tuple[str, str]]:
+        """The content folder and id of each record, by the relative path of its file."""
+        return {record.location.path: (kind, record.id) for kind in FIELD_OF_KIND for record in self.records(kind).values()}
+
+
+def answer_letter(index: int) -> str:
+    return chr(ord("A") + index)

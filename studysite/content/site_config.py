@@ -1,0 +1,93 @@
+"""The site configuration: content/site.yaml read into a SiteConfig."""
+
+from __future__ import annotations
+
+import yaml
+
+from studysite.content.load import Document
+from studysite.content.model import SiteConfig, SiteText
+from studysite.content.node_reader import NodeReader
+from studysite.diagnostics import Report, did_you_mean
+from studysite.i18n.locales import is_valid_language
+from studysite.pages import urls
+
+SITE_KEYS = ("languages", "term_language", "base_url", "fallback")
+SITE_BLOCK_KEYS = ("title", "description")
+FALLBACKS = ("notice", "skip")
+
+
+def read_site_config(document: Document, report: Report, base_url_override: str) -> SiteConfig | None:
+    reader = NodeReader(document.path, report)
+    entries = reader.mapping(document.node, "site.yaml")
+    if entries is None:
+        return None
+    values: dict = {}
+    texts: dict[str, SiteText] = {}
+    for key, key_node, value_node in entries:
+        if key == "languages":
+            values[key] = _language_list(reader, value_node)
+        elif key in ("term_language",):
+            code = reader.text(value_node, key)
+            if code and not is_valid_language(code):
+                reader.error(value_node, "language.invalid", f"'{code}' is not a valid language code", "use a code such as 'ja', 'nl' or 'pt-BR'")
+            values[key] = code
+        elif key == "base_url":
+            values[key] = _base_url(reader, value_node)
+        elif key == "fallback":
+            value = reader.text(value_node, key)
+            if value and value not in FALLBACKS:
+                reader.error(value_node, "value.choice", f"fallback must be 'notice' or 'skip', not '{value}'", did_you_mean(value, FALLBACKS))
+            values[key] = value
+        elif isinstance(value_node, yaml.MappingNode):
+            if not is_valid_language(key):
+                reader.error(key_node, "language.invalid", f"'{key}' is not a valid language code", did_you_mean(key, SITE_KEYS))
+                continue
+            block = reader.block(value_node, key, SITE_BLOCK_KEYS)
+            if "title" in block:
+                texts[key] = SiteText(block["title"], block.get("description", ""))
+            else:
+                reader.error(value_node, "field.missing", f"the '{key}' block of site.yaml has no 'title'")
+        else:
+            reader.error(key_node, "key.unknown", f"unknown key '{key}' in site.yaml", did_you_mean(key, SITE_KEYS))
+    languages = values.get("languages")
+    if not languages:
+        if "languages" not in values:
+            reader.error(document.node, "field.missing", "site.yaml has no 'languages'", "add 'languages: [nl, fr]'; the first is the default")
+        return None
+    for code in languages:
+        if code not in texts:
+            report.warning(reader.where(document.node), "translation.missing", f"site.yaml has no '{code}' title", f"add '{code}: {{title: ...}}'")
+    base_url = base_url_override or values.get("base_url") or "/"
+    return SiteConfig(
+        languages=tuple(languages),
+        base_url=urls.normalize_base_url(base_url),
+        fallback=values.get("fallback") or "notice",
+        term_language=values.get("term_language") or "",
+        texts=texts,
+    )
+
+
+def _base_url(reader: NodeReader, node: yaml.Node) -> str | None:
+    url = reader.text(node, "base_url")
+    if url and not urls.is_base_url(url):
+        reader.error(node, "value.url", f"base_url must be an absolute http(s) URL, not '{url}'", "for example https://user.github.io/repo/")
+        return None
+    return url
+
+
+def _language_list(reader: NodeReader, node: yaml.Node) -> list[str] | None:
+    items = reader.text_list(node, "languages")
+    if items is None:
+        return None
+    if not items:
+        reader.error(node, "value.empty", "'languages' is empty", "list at least one language; the first is the default")
+        return None
+    codes = []
+    for code, item in items:
+        if not is_valid_language(code):
+            reader.error(item, "language.invalid", f"'{code}' is not a valid language code", "use a code such as 'nl', 'fr' or 'pt-BR'")
+        elif code in codes:
+            reader.error(item, "language.duplicate", f"language '{code}' is listed twice")
+        else:
+            codes.append(code)
+    return codes or None  # the valid ones, so that records are still checked against them

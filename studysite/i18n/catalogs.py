@@ -1,0 +1,142 @@
+"""The translators' gettext workflow (with Babel): extract, update, init, for the UI messages of
+templates/ (messages.po) and for the content's text (content.po, see content_po.py)."""
+
+from __future__ import annotations
+
+import datetime
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po, write_po
+
+from studysite.content.load import load_documents
+from studysite.content.model import Content
+from studysite.content.validate import validate_content
+from studysite.diagnostics import Report
+from studysite.i18n import content_po
+from studysite.i18n.locales import DOMAIN, SHIPPED_LOCALES, catalog_path, is_valid_language, parse_locale
+
+TEMPLATE_FILE = f"{DOMAIN}.pot"
+METHOD_MAP = [("**.html", "jinja2.ext:babel_extract"), ("**.xml", "jinja2.ext:babel_extract")]
+OPTIONS_MAP = {"**": {"extensions": "jinja2.ext.i18n", "trimmed": "true", "newstyle_gettext": "true"}}
+# A fixed date keeps the catalogs' headers from changing on every run.
+EPOCH = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
+
+
+class CatalogError(Exception):
+    pass
+
+
+def extract(site_root: Path) -> Catalog:
+    """Every UI message of the templates a site is built with: its own, then Studysite's."""
+    folders = [site_root / "templates", SHIPPED_LOCALES.parent / "templates"]
+    unique = [folder for index, folder in enumerate(folders) if folder.is_dir() and folder.resolve() not in [f.resolve() for f in folders[:index]]]
+    if not unique:
+        raise CatalogError(f"no templates/ folder in '{site_root}'")
+    return extract_from(unique)
+
+
+def extract_from(template_dirs: list[Path]) -> Catalog:
+    """Every UI message of the templates in these folders."""
+    catalog = Catalog(project="Studysite", domain=DOMAIN, creation_date=EPOCH, fuzzy=False)
+    for templates in template_dirs:
+        for filename, lineno, message, comments, context in extract_from_dir(templates, METHOD_MAP, OPTIONS_MAP):
+            catalog.add(message, None, [(f"templates/{filename}", lineno)], auto_comments=comments, context=context)
+    return catalog
+
+
+def _write(catalog: Catalog, path: Path, content: bool = False) -> None:
+    """A catalog as a PO file. UI catalogs are sorted by msgid; content catalogs keep the
+    records' order (kind, id, field) and name only the file of each entry, not its line,
+    so that editing one record changes only its own entries."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as file:
+        write_po(file, catalog, width=100, sort_output=not content, ignore_obsolete=not content, include_lineno=not content, include_previous=content)
+
+
+def _read(path: Path, language: str | None = None) -> Catalog:
+    with path.open("rb") as file:
+        return read_po(file, locale=parse_locale(language) if language else None)
+
+
+def run(action: str, site_root: Path, language: str | None, content: Content | None = None) -> str:
+    """An `i18n` command; content is the validated site content (None: UI messages only)."""
+    locales = site_root / "locales"
+    template = extract(site_root)
+    content_template = content_po.make_template(content, EPOCH) if content is not None else None
+    if action == "extract":
+        _write(template, locales / TEMPLATE_FILE)
+        done = f"Extracted {len(template)} messages to {locales / TEMPLATE_FILE}"
+        if content_template is not None:
+            _write(content_template, locales / content_po.TEMPLATE_FILE, content=True)
+            done += f" and {len(content_template)} content fields to {locales / content_po.TEMPLATE_FILE}"
+        return done + "."
+    if action == "init":
+        return init(locales, template, language or "", content_template, content)
+    return update(locales, template, content_template, language)
+
+
+def read_content(content_dir: Path) -> Content | None:
+    """The validated content whose text content.pot holds; None when there is no content
+    folder (a site of templates only). A content error stops the command, located."""
+    if not (content_dir / "site.yaml").is_file():
+        return None
+    report = Report(source_root=content_dir)
+    content = validate_content(load_documents(content_dir, report), report)
+    report.raise_if_errors()
+    return content
+
+
+def _new_catalog(language: str, domain: str) -> Catalog:
+    return Catalog(locale=parse_locale(language), domain=domain, project="Studysite", creation_date=EPOCH, revision_date=EPOCH, fuzzy=False)
+
+
+def init(locales: Path, template: Catalog, language: str, content_template: Catalog | None = None, content: Content | None = None) -> str:
+    """Create a language's messages.po (from Studysite's shipped catalog when there is one)
+    and its content.po; an existing file is left alone."""
+    if not is_valid_language(language):
+        raise CatalogError(f"'{language}' is not a valid language code")
+    path = catalog_path(locales, language)
+    content_path = content_po.po_path(locales, language)
+    wants_content = content_template is not None and content is not None and language != content.site.default_language
+    if path.exists() and (content_path.exists() or not wants_content):
+        raise CatalogError(f"{path} exists already; run 'python build.py i18n update' to bring it up to date")
+    done = []
+    if not path.exists():
+        shipped = catalog_path(SHIPPED_LOCALES, language)
+        catalog = _read(shipped, language) if shipped.is_file() else _new_catalog(language, DOMAIN)
+        catalog.update(template)
+        _write(catalog, path)
+        origin = "from Studysite's shipped translations" if shipped.is_file() else f"translate its {len(catalog)} messages"
+        done.append(f"Created {path} ({origin}).")
+    if wants_content and not content_path.exists():
+        catalog = content_po.update_catalog(_new_catalog(language, content_po.DOMAIN), content_template)
+        _write(catalog, content_path, content=True)
+        done.append(f"Created {content_path}: translate its {len(catalog)} content fields.")
+    done.append(f"Add '{language}' to 'languages:' in content/site.yaml when it is ready.")
+    return " ".join(done)
+
+
+def update(locales: Path, template: Catalog, content_template: Catalog | None = None, language: str | None = None) -> str:
+    """Bring every catalog (or one language's) up to date with the templates and the content."""
+    updated = []
+    for path in sorted(locales.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
+        code = path.parent.parent.name.replace("_", "-")
+        if language and code != language:
+            continue
+        catalog = _read(path, code)
+        catalog.update(template)
+        _write(catalog, path)
+        updated.append(f"{code} ({DOMAIN})")
+    _write(template, locales / TEMPLATE_FILE)
+    content_catalogs = sorted(locales.glob(f"*/LC_MESSAGES/{content_po.DOMAIN}.po"))
+    if content_template is not None and (content_catalogs or (locales / content_po.TEMPLATE_FILE).exists()):
+        for path in content_catalogs:
+            code = path.parent.parent.name.replace("_", "-")
+            if language and code != language:
+                continue
+            _write(content_po.update_catalog(_read(path, code), content_template), path, content=True)
+            updated.append(f"{code} ({content_po.DOMAIN})")
+        _write(content_template, locales / content_po.TEMPLATE_FILE, content=True)
+    return f"Updated {len(updated)} catalogs ({', '.join(updated) or 'none'}) from {len(template)} messages."

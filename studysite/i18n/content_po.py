@@ -1,0 +1,297 @@
+"""Content in locale files: records translated in PO files, the way Sphinx translates documents.
+
+`locales/content.pot` has one entry per translatable field of every record: its msgid is the
+default language's text of the field, its msgctxt names the record and the field
+(`questions/gpu-role:choices.2`, see docs/content.md). A language's
+`locales/<lang>/LC_MESSAGES/content.po` translates them. At build time a record with no YAML
+block for a language takes that language's text from content.po when every field of it has a
+current translation. An entry is *outdated* when its source changed after it was translated:
+it is fuzzy (`i18n update` marked it so) or its msgid is no longer the source text. Outdated
+and incomplete translations are not used; the record falls back as an untranslated one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import PoFileError, read_po
+
+from studysite.content.model import FIELD_OF_KIND, Aspect, ComparisonText, Content, QuestionText, Record, TermText, TopicText
+from studysite.diagnostics import Location, Report
+from studysite.i18n.locales import is_valid_language, parse_locale, shown_path
+
+DOMAIN = "content"
+TEMPLATE_FILE = f"{DOMAIN}.pot"
+KINDS = ("topics", "questions", "glossary", "comparisons")
+NOUNS = {"topics": "topic", "questions": "question", "glossary": "term", "comparisons": "comparison"}
+FORMATS = {"description": "Markdown", "explanation": "Markdown", "definition": "Markdown", "summary": "Markdown", "title": "plain text", "term": "plain text"}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One translation read from a content.po."""
+
+    source: str  # the msgid: the source text it was translated from
+    text: str  # the msgstr, NFC and stripped as YAML text is
+    fuzzy: bool
+    line: int
+
+
+@dataclass(frozen=True)
+class ContentCatalog:
+    language: str
+    path: Path
+    entries: Mapping[str, Entry]  # msgctxt -> entry
+
+    def translates(self, kind: str, record_id: str) -> bool:
+        """True when any field of the record has a translation, current or not."""
+        prefix = f"{kind}/{record_id}:"
+        return any(context.startswith(prefix) and entry.text for context, entry in self.entries.items())
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """What content.po did for a language: records it translated, and those left outdated."""
+
+    translated: frozenset[tuple[str, str]] = frozenset()
+    outdated: Mapping[tuple[str, str], str] = dataclasses.field(default_factory=dict)  # (kind, id) -> "path:line"
+
+
+def po_path(locales_dir: Path, language: str) -> Path:
+    return locales_dir / language.replace("-", "_") / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def records_of(content: Content) -> list[tuple[str, Record]]:
+    """Every record with its kind, in a stable order: by kind, then by id."""
+    return [(kind, content.records(kind)[record_id]) for kind in KINDS for record_id in sorted(content.records(kind))]
+
+
+def text_fields(kind: str, text) -> list[tuple[str, str]]:
+    """(field, text) for every translatable field of a language block, in reading order.
+    Aliases are left out: they are other spellings in a language, not translations."""
+    if kind == "topics":
+        return [("title", text.title), *([("description", text.description)] if text.description else [])]
+    if kind == "questions":
+        choices = [(f"choices.{number}", choice) for number, choice in enumerate(text.choices, 1)]
+        return [("question", text.question), *choices, ("explanation", text.explanation)]
+    if kind == "glossary":
+        return [("term", text.term), *([("definition", text.definition)] if text.definition else [])]
+    fields = [("title", text.title)]
+    for row, aspect in enumerate(text.aspects, 1):
+        fields.append((f"aspects.{row}.label", aspect.label))
+        fields += [(f"aspects.{row}.values.{column}", value) for column, value in enumerate(aspect.values, 1)]
+    return fields + ([("summary", text.summary)] if text.summary else [])
+
+
+def build_text(kind: str, source, translated: Mapping[str, str]):
+    """A language block made of translated fields, shaped like the source block."""
+    if kind == "topics":
+        return TopicText(translated["title"], translated.get("description", ""))
+    if kind == "questions":
+        choices = tuple(translated[f"choices.{n}"] for n in range(1, len(source.choices) + 1))
+        return QuestionText(translated["question"], choices, translated["explanation"])
+    if kind == "glossary":
+        return TermText(translated["term"], (), translated.get("definition", ""))
+    aspects = tuple(
+        Aspect(translated[f"aspects.{row}.label"], tuple(translated[f"aspects.{row}.values.{col}"] for col in range(1, len(aspect.values) + 1)))
+        for row, aspect in enumerate(source.aspects, 1)
+    )
+    return ComparisonText(translated["title"], aspects, translated.get("summary", ""))
+
+
+def describe_field(field: str) -> str:
+    """A translator's note on a field: what it is and how it is written."""
+    parts = field.split(".")
+    if parts[0] == "choices":
+        return f"choice {chr(ord('A') + int(parts[1]) - 1)} (inline Markdown)"
+    if parts[0] == "aspects":
+        where = f"row {parts[1]} label" if parts[2] == "label" else f"row {parts[1]}, value {parts[3]}"
+        return f"{where} ({'plain text' if parts[2] == 'label' else 'inline Markdown'})"
+    return f"{parts[0]} ({FORMATS.get(parts[0], 'inline Markdown')})"
+
+
+def context_of(kind: str, record_id: str, field: str) -> str:
+    return f"{kind}/{record_id}:{field}"
+
+
+def make_template(content: Content, creation_date) -> Catalog:
+    """content.pot: every translatable field of every record, in the default language."""
+    default = content.site.default_language
+    catalog = Catalog(project="Studysite content", domain=DOMAIN, creation_date=creation_date, revision_date=creation_date, fuzzy=False)
+    for kind, record in records_of(content):
+        text = record.texts.get(default)
+        if text is None:
+            continue
+        for field, source in text_fields(kind, text):
+            comments = [f"{NOUNS[kind]} {record.id}, {describe_field(field)}"]
+            message = catalog.add(source, None, [(f"content/{record.location.path}", None)], auto_comments=comments, context=context_of(kind, record.id, field))
+            message.flags.discard("python-format")  # content is not a format string, whatever its % signs
+    return catalog
+
+
+def read_content_catalog(path: Path, language: str, report: Report) -> ContentCatalog | None:
+    """A content.po; a syntax error is a located error and gives None."""
+    try:
+        with path.open("rb") as file:
+            catalog = read_po(file, locale=parse_locale(language), abort_invalid=True)
+    except PoFileError as error:
+        line = (getattr(error, "lineno", 0) or 0) + 1
+        report.error(
+            Location(shown_path(path), line, 1),
+            "content-po.syntax",
+            f"cannot read the PO file: {error}",
+            "open it in a PO editor such as Poedit, which shows the mistake",
+        )
+        return None
+    except (UnicodeDecodeError, ValueError) as error:
+        report.error(Location(shown_path(path), 1, 1), "content-po.syntax", f"cannot read the PO file: {error}", "save it as UTF-8")
+        return None
+    entries = {}
+    for message in catalog:
+        if message.id and message.context and isinstance(message.id, str) and isinstance(message.string, str):
+            text = unicodedata.normalize("NFC", message.string.strip())
+            entries[message.context] = Entry(unicodedata.normalize("NFC", message.id.strip()), text, message.fuzzy, message.lineno or 1)
+    return ContentCatalog(language, path, entries)
+
+
+def read_content_catalogs(locales_dir: Path, report: Report) -> dict[str, ContentCatalog]:
+    """Every language's content.po under a locales/ folder."""
+    found = {}
+    for path in sorted(locales_dir.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
+        language = path.parent.parent.name.replace("_", "-")
+        if not is_valid_language(language):
+            report.warning(Location(shown_path(path)), "content-po.unused-language", f"'{language}' is not a valid language code: this file is not used")
+            continue
+        catalog = read_content_catalog(path, language, report)
+        if catalog is not None:
+            found[language] = catalog
+    return found
+
+
+def site_catalogs(catalogs: Mapping[str, ContentCatalog], languages: tuple[str, ...], report: Report) -> dict[str, ContentCatalog]:
+    """The content catalogs of the site languages but the default; one for any other
+    language is a warning (it is not used)."""
+    used = {}
+    for language, catalog in catalogs.items():
+        if language in languages[1:]:
+            used[language] = catalog
+            continue
+        is_default = bool(languages) and language == languages[0]
+        reason = "the default language, the one content.po files translate from" if is_default else "not a site language"
+        hint = "" if is_default else f"add '{language}' to 'languages:' in content/site.yaml"
+        report.warning(
+            Location(shown_path(catalog.path)), "content-po.unused-language", f"content translations for '{language}' are not used: it is {reason}", hint
+        )
+    return used
+
+
+def supplied(catalogs: Mapping[str, ContentCatalog]) -> set[tuple[str, str, str]]:
+    """(kind, id, language) of every record a content.po translates, at least in part."""
+    result = set()
+    for language, catalog in catalogs.items():
+        for context, entry in catalog.entries.items():
+            kind, _, rest = context.partition("/")
+            record_id = rest.partition(":")[0]
+            if entry.text and kind in KINDS:
+                result.add((kind, record_id, language))
+    return result
+
+
+def apply_translations(content: Content, catalogs: Mapping[str, ContentCatalog], report: Report) -> tuple[Content, dict[str, Coverage]]:
+    """The content with the records content.po translates in full and up to date; per
+    language, what it translated and what it left outdated (with a warning)."""
+    default = content.site.default_language
+    added: dict[tuple[str, str], dict[str, object]] = {}
+    coverage = {}
+    for language, catalog in catalogs.items():
+        translated, outdated = set(), {}
+        for kind, record in records_of(content):
+            if language in record.texts or default not in record.texts or not catalog.translates(kind, record.id):
+                continue
+            text, stale = _translate(kind, record, record.texts[default], catalog)
+            if stale is not None:
+                where = f"{shown_path(catalog.path)}:{stale.line}"
+                outdated[(kind, record.id)] = where
+                report.warning(
+                    Location(shown_path(catalog.path), stale.line, 1),
+                    "content-po.outdated",
+                    f"the '{language}' translation of {NOUNS[kind]} '{record.id}' is outdated: its {default} text changed",
+                    "run 'python build.py i18n update', then review the fuzzy entries in a PO editor",
+                )
+            elif text is not None:
+                translated.add((kind, record.id))
+                added.setdefault((kind, record.id), {})[language] = text
+            else:
+                report.warning(
+                    Location(shown_path(catalog.path)),
+                    "content-po.incomplete",
+                    f"the '{language}' translation of {NOUNS[kind]} '{record.id}' is incomplete: it is not used",
+                    "translate every entry whose msgctxt starts with " + context_of(kind, record.id, ""),
+                )
+        coverage[language] = Coverage(frozenset(translated), outdated)
+    return _with_texts(content, added), coverage
+
+
+def _translate(kind: str, record: Record, source, catalog: ContentCatalog):
+    """(text, None) when every field has a current translation; (None, entry) for the first
+    outdated entry; (None, None) when a field is untranslated."""
+    translated = {}
+    for field, text in text_fields(kind, source):
+        entry = catalog.entries.get(context_of(kind, record.id, field))
+        if entry is None or not entry.text:
+            continue
+        if entry.fuzzy or entry.source != text:
+            return None, entry
+        translated[field] = entry.text
+    if len(translated) < len(text_fields(kind, source)):
+        return None, None
+    return build_text(kind, source, translated), None
+
+
+def _with_texts(content: Content, added: Mapping[tuple[str, str], Mapping[str, object]]) -> Content:
+    if not added:
+        return content
+    changes = {}
+    for kind, attribute in FIELD_OF_KIND.items():
+        records = getattr(content, attribute)
+        changes[attribute] = {
+            record_id: dataclasses.replace(record, texts={**record.texts, **added[(kind, record_id)]}) if (kind, record_id) in added else record
+            for record_id, record in records.items()
+        }
+    return dataclasses.replace(content, **changes)
+
+
+def update_catalog(catalog: Catalog, template: Catalog) -> Catalog:
+    """A language's content catalog refreshed from content.pot, entry by entry (matched by
+    msgctxt, never by similar text): translations are kept; one whose source changed is
+    fuzzy, with the old source as its previous msgid; entries of records gone are obsolete."""
+    old = {message.context: message for message in catalog if message.id and message.context}
+    fresh = Catalog(locale=catalog.locale, domain=DOMAIN, fuzzy=False)
+    fresh.mime_headers = catalog.mime_headers
+    for message in template:
+        if not message.id:
+            continue
+        previous = old.pop(message.context, None)
+        string = previous.string if previous is not None else ""
+        flags, previous_id = set(message.flags), ()
+        if previous is not None and string and (previous.fuzzy or previous.id != message.id):
+            flags.add("fuzzy")
+            previous_id = previous.id if previous.id != message.id else previous.previous_id
+        fresh.add(
+            message.id,
+            string,
+            message.locations,
+            flags=flags,
+            auto_comments=message.auto_comments,
+            user_comments=previous.user_comments if previous is not None else (),
+            previous_id=previous_id,
+            context=message.context,
+        )
+    for context, message in old.items():
+        fresh.obsolete[(message.id, context)] = message
+    return fresh

@@ -1,0 +1,128 @@
+"""UI translations and locale data.
+
+Catalogs are the .po files under locales/<lang>/LC_MESSAGES/, read at build time with
+Babel. Language names, plural rules, text direction and numbers come from Babel's CLDR data
+with the locale passed explicitly every time.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+from pathlib import Path
+
+from babel import Locale, UnknownLocaleError
+from babel.messages.catalog import Catalog, Message
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import PoFileError, read_po
+from babel.numbers import format_decimal
+from babel.support import NullTranslations, Translations
+
+from studysite.diagnostics import Location, Report
+
+DOMAIN = "messages"
+SOURCE_LANGUAGE = "en"
+SHIPPED_LOCALES = Path(__file__).resolve().parents[2] / "locales"  # Studysite's own UI catalogs
+
+
+def catalog_path(locales_dir: Path, language: str) -> Path:
+    return locales_dir / language.replace("-", "_") / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def read_catalog(path: Path, language: str):
+    with path.open("rb") as file:
+        return read_po(file, locale=parse_locale(language), abort_invalid=True)
+
+
+def load_translations(locales_dir: Path, language: str, report: Report) -> NullTranslations:
+    """The UI translations of one locales/ folder; English msgids (with a warning) when it has none."""
+    return load_layered_translations([locales_dir], language, report)
+
+
+def load_layered_translations(folders: list[Path], language: str, report: Report) -> NullTranslations:
+    """The UI translations of a language from layered locales/ folders, the first winning
+    message by message (a site's own catalog over Studysite's shipped one); English
+    msgids, with a warning, when no folder has the language."""
+    paths = [catalog_path(folder, language) for folder in folders if catalog_path(folder, language).is_file()]
+    if not paths:
+        if not language.startswith(SOURCE_LANGUAGE):
+            report.warning(
+                Location(shown_path(catalog_path(folders[0], language))),
+                "i18n.catalog-missing",
+                f"no UI translations for '{language}': its pages use English UI text",
+                f"run 'python build.py i18n init {language}' and translate the new .po file",
+            )
+        return NullTranslations()
+    catalogs = []
+    for path in paths:
+        try:
+            catalogs.append(read_catalog(path, language))
+        except (PoFileError, UnicodeDecodeError, ValueError) as error:
+            report.error(Location(shown_path(path)), "i18n.catalog-invalid", f"cannot read the catalog: {error}")
+            return NullTranslations()
+    buffer = io.BytesIO()
+    write_mo(buffer, merge_catalogs(catalogs))  # fuzzy entries are left out, as gettext does
+    buffer.seek(0)
+    return Translations(buffer, domain=DOMAIN)
+
+
+def is_translated(message: Message) -> bool:
+    strings = message.string if isinstance(message.string, tuple) else (message.string,)
+    return bool(message.id) and not message.fuzzy and all(strings)
+
+
+def merge_catalogs(catalogs: list[Catalog]) -> Catalog:
+    """One catalog from several: the first's headers (its plural forms), and for each
+    message the first translation of it that is complete and not fuzzy."""
+    merged = Catalog(locale=catalogs[0].locale, domain=DOMAIN, fuzzy=False)
+    merged.mime_headers = catalogs[0].mime_headers
+    for catalog in reversed(catalogs):
+        for message in catalog:
+            current = merged.get(message.id, message.context) if message.id else None
+            if message.id and (current is None or is_translated(message)):
+                merged.delete(message.id, message.context)  # setting an existing message would merge the two
+                merged[message.id] = message
+    return merged
+
+
+def shown_path(path: Path) -> str:
+    """A path as a user would type it: relative to the working folder when inside it."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def is_valid_language(code: str) -> bool:
+    try:
+        parse_locale(code)
+    except (UnknownLocaleError, ValueError, TypeError):
+        return False
+    return True
+
+
+@functools.cache  # records, pages and numbers ask for the same few languages over and over
+def parse_locale(language: str) -> Locale:
+    return Locale.parse(language, sep="-")
+
+
+@functools.cache
+def language_name(language: str, in_language: str) -> str:
+    """The name of a language as written in another ("japonais" in French)."""
+    return parse_locale(language).get_display_name(parse_locale(in_language)) or language
+
+
+@functools.cache
+def autonym(language: str) -> str:
+    """A language's name in itself, capitalised as a menu item ("Français")."""
+    name = language_name(language, language)
+    return name[:1].upper() + name[1:]
+
+
+@functools.cache
+def text_direction(language: str) -> str:
+    return "rtl" if parse_locale(language).character_order == "right-to-left" else "ltr"
+
+
+def format_number(number: int, language: str) -> str:
+    return format_decimal(number, locale=parse_locale(language))

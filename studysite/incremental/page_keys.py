@@ -1,0 +1,105 @@
+"""Keys: what each page is made from, as a digest; an equal key means an equal page.
+
+A rebuild renders only the pages whose key changed. The key of a record page (question,
+practice, topic, term, comparison) is made from its sources alone: the records it shows
+and the names its text is linked by, so an edit re-renders the pages that show what was
+edited without making any other page's view model; so is the review page, from its
+questions' titles. Every other page (home, glossary, status...) is keyed by its whole view model.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from studysite.content.graph import Graph
+from studysite.content.model import Content, Record
+from studysite.fileio import read_bytes
+from studysite.pages.view_models import Page, View
+
+
+def files_digest(code_root: Path, resource_folders: list[Path]) -> str:
+    """A digest of the files every page's bytes depend on: the templates, the UI catalogs
+    and Studysite's own code."""
+    digest = hashlib.sha256()
+    code = sorted(code_root.rglob("*.py"))
+    resources = [path for folder in resource_folders for path in sorted(folder.rglob("*"))]
+    for path in [*code, *resources]:
+        if path.is_file():
+            digest.update(path.as_posix().encode() + b"\0" + read_bytes(path))
+    return digest.hexdigest()
+
+
+def inputs_key(files: str, site: object) -> str:
+    """Everything but its own data that any page depends on: those files and the site-wide data."""
+    return hashlib.sha256(f"{files}{site!r}".encode()).hexdigest()
+
+
+def source_digests(content: Content, graph: Graph) -> dict[str, str]:
+    """A digest per source a page can name: "kind/id" for each record (its text in every
+    language included), "terms:<lang>" for the term names that link text written in lang,
+    "glossary:<lang>" for the names the glossary of lang lists."""
+    digests = {}
+    for kind, records in (("questions", content.questions), ("topics", content.topics), ("glossary", content.terms), ("comparisons", content.comparisons)):
+        for record_id, record in records.items():
+            digests[f"{kind}/{record_id}"] = source_digest(record)
+    for language, matcher in graph.matchers.items():
+        digests[f"terms:{language}"] = source_digest(sorted(matcher.names.items()))
+    for language, lg in graph.languages.items():
+        digests[f"glossary:{language}"] = source_digest([(t, content.terms[t].texts[text_lang].term, text_lang) for t, text_lang in lg.edition.terms.items()])
+    return digests | title_digests(content, graph)
+
+
+def title_digests(content: Content, graph: Graph) -> dict[str, str]:
+    """A digest per language ("titles:<lang>") of the questions its edition shows, with the
+    stems their titles are made from (the review page lists them all); made again after an edit."""
+    return {
+        f"titles:{language}": source_digest([(q, text_lang, content.questions[q].texts[text_lang].question) for q, text_lang in lg.edition.questions.items()])
+        for language, lg in graph.languages.items()
+    }
+
+
+def digests_after_edit(previous: Content, content: Content, graph: Graph, edited: Iterable[tuple[str, Record]], before: Mapping[str, str]) -> dict[str, str]:
+    """The digests an edit that kept the graph as it was gives anew: each edited record's
+    (kind, record), and, when it changed a question's stem, those of the titles it changed
+    (previous: the content before the edit; before: the digests until then)."""
+    edited = list(edited)
+    digests = {f"{kind}/{record.id}": source_digest(record) for kind, record in edited}
+    if not any(kind == "questions" and _stems(record) != _stems(previous.questions[record.id]) for kind, record in edited):
+        return digests
+    return digests | {name: digest for name, digest in title_digests(content, graph).items() if before.get(name) != digest}
+
+
+def _stems(question: Record) -> dict[str, str]:
+    return {language: text.question for language, text in question.texts.items()}
+
+
+def source_digest(value: object) -> str:
+    return hashlib.sha256(repr(value).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class PageKeys:
+    inputs: str
+    sources: Mapping[str, str]
+    known: Mapping[str, str] = field(default_factory=dict)  # path -> key of record pages worked out before, with these inputs
+    edited: frozenset[str] = frozenset()  # sources edited since then: a record page that names one is keyed anew
+
+    def of(self, page: Page, context: View | None) -> str:
+        """The page's key: from its sources when it is keyed by them, else from context."""
+        if page.keyed_by_sources and page.path in self.known and self.edited.isdisjoint(page.sources):
+            return self.known[page.path]
+        versions = (sorted(page.alternates.items()), sorted(page.fallbacks), page.x_default)
+        described = (page.path, page.template, page.language, page.title, page.description, versions, page.in_sitemap)
+        if page.keyed_by_sources:  # each source's name, then each one's digest (or "-"): joined, not repr'd, for speed
+            get = self.sources.get
+            made_of = "\0".join(page.sources) + "\1" + "".join([get(source) or "-" for source in page.sources])
+        else:
+            made_of = repr(context)
+        return hashlib.sha256(f"{self.inputs}{described!r}{made_of}".encode()).hexdigest()
+
+    def of_record_pages(self, pages: list[Page]) -> dict[str, str]:
+        """path -> key of every page keyed by its sources (a record page)."""
+        return {page.path: self.of(page, None) for page in pages if page.keyed_by_sources}

@@ -1,0 +1,1 @@
+"""Output: the guarded writer, the static assets and the search index."""

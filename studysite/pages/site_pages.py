@@ -1,0 +1,156 @@
+"""The pages of a language and of the site, as opposed to a record's: the language
+chooser, 404, home, glossary, search, review, downloads, offline and status pages.
+
+SitePages is the part of builder.ViewBuilder that makes them; each is a Page whose view
+model (pages/view_models.py) is made at once, but for the status page's, which asks git."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+from markupsafe import Markup
+
+from studysite.content.graph import LanguageGraph
+from studysite.i18n.locales import autonym, language_name
+from studysite.pages import urls
+from studysite.pages.view_models import (
+    ChooserView,
+    DownloadsView,
+    GlossaryEntry,
+    GlossaryView,
+    HomeView,
+    Link,
+    NotFoundView,
+    OfflineView,
+    Page,
+    ReviewView,
+    SearchView,
+    StatusView,
+    TopicCard,
+    View,
+    description,
+    index_letter,
+)
+from studysite.study import anki, offline
+
+TITLE_EXCERPT = 70  # characters of a question's stem that make its title
+SCHEDULER = "vendor/ts-fsrs-5.4.2/index.mjs"  # static file the pages that schedule load (practice, review)
+
+
+class SitePages:
+    """The language's and the site's own pages; mixed into builder.ViewBuilder, whose helpers it uses."""
+
+    def _every_language(self, make_path) -> dict[str, str]:
+        return {lang: make_path(lang) for lang in self.site.languages}
+
+    def site_description(self, language: str) -> str:
+        """The site's description, for pages that have no text of their own (or its title)."""
+        html = self.content_html.site.get(language) or self.content_html.site.get(self.site.default_language, "")
+        return description(html) or self.site_title(language)
+
+    def language_chooser(self) -> Page:
+        default = self.site.default_language
+        choices = tuple(Link(urls.home(lang), autonym(lang), lang) for lang in self.site.languages)
+        titles = {lang: self.site_title(lang) for lang in self.site.languages}
+        return Page("", "chooser.html", default, self.site_title(default), _ready(ChooserView(choices, titles)), x_default="")
+
+    def not_found(self) -> Page:
+        homes = tuple(Link(urls.home(lang), autonym(lang), lang) for lang in self.site.languages)
+        return Page(urls.NOT_FOUND, "404.html", self.site.default_language, "404", _ready(NotFoundView(homes)), in_sitemap=False)
+
+    def site_title(self, language: str) -> str:
+        text = self.site.texts.get(language) or self.site.texts.get(self.site.default_language)
+        return text.title if text else "Studysite"
+
+    def home(self, lg: LanguageGraph) -> Page:
+        language = lg.edition.language
+        topics = tuple(
+            TopicCard(
+                link=self.topic_link(lg, t),
+                summary=description(self.content_html.topics.get((t, lg.edition.topics[t]), "")),
+                questions=len(lg.questions_by_topic[t]),
+                question_ids=" ".join(lg.questions_by_topic[t]),
+                terms=len(lg.terms_by_topic[t]),
+            )
+            for t in lg.edition.topics
+        )
+        view = HomeView(topics, Markup(self.content_html.site.get(language, "")), len(lg.edition.terms))
+        sources = tuple(f"topics/{t}" for t in lg.edition.topics)
+        return Page(urls.home(language), "home.html", language, self.site_title(language), _ready(view), self._every_language(urls.home), sources)
+
+    def glossary(self, lg: LanguageGraph) -> Page:
+        language = lg.edition.language
+        groups: dict[str, list[GlossaryEntry]] = {}
+        for term_id, link in self.sorted_term_links(lg):
+            text_lang = lg.edition.terms[term_id]
+            summary = description(self.content_html.terms.get((term_id, text_lang), ""))
+            groups.setdefault(index_letter(link.label), []).append(GlossaryEntry(link, summary))
+        return Page(
+            urls.glossary(language),
+            "glossary.html",
+            language,
+            "",
+            _ready(GlossaryView({letter: tuple(entries) for letter, entries in groups.items()})),
+            self._every_language(urls.glossary),
+            tuple(f"glossary/{t}" for t in lg.edition.terms),
+        )
+
+    def search(self, lg: LanguageGraph) -> Page:
+        language = lg.edition.language
+        return Page(urls.search(language), "search.html", language, "", _ready(SearchView()), self._every_language(urls.search))
+
+    def review(self, lg: LanguageGraph) -> Page:
+        """The student's own page: progress, mistakes and questions due, filled in by the
+        browser. It lists every question's title: keyed by them (keys.title_digests), its
+        view model is made only when one changed."""
+        language = lg.edition.language
+        sources = (f"titles:{language}",)
+        return Page(
+            urls.review(language),
+            "review.html",
+            language,
+            "",
+            partial(self._review_view, lg),
+            self._every_language(urls.review),
+            sources,
+            keyed_by_sources=True,
+        )
+
+    def _review_view(self, lg: LanguageGraph) -> ReviewView:
+        questions = {}
+        for q in lg.edition.questions:
+            link = self.question_link(lg, q, TITLE_EXCERPT)  # made once per build, with its path
+            questions[q] = {"title": link.label, "path": link.path}
+        return ReviewView(questions, SCHEDULER)
+
+    def downloads(self, lg: LanguageGraph) -> Page:
+        """The language's Anki deck, how to import it, and the switch that saves the language for offline reading."""
+        language, deck = lg.edition.language, anki.deck_summary(lg, self.site_title(self.site.default_language))
+        view = DownloadsView(deck, offline.page_list_path(language), language_name(language, language))
+        return Page(urls.downloads(language), "downloads.html", language, "", _ready(view), self._every_language(urls.downloads))
+
+    def offline_page(self, lg: LanguageGraph) -> Page:
+        """Shown by the service worker, at any address, for a page that was not stored."""
+        language = lg.edition.language
+        view = OfflineView(urls.downloads(language))
+        return Page(urls.offline(language), "offline.html", language, "", _ready(view), self._every_language(urls.offline), in_sitemap=False)
+
+    def status(self, lg: LanguageGraph) -> Page:
+        """The translators' page: what is left to translate in this language."""
+        language, default = lg.edition.language, self.site.default_language
+
+        def record_link(ref) -> Link:
+            return Link(urls.record(ref.kind, default, ref.id), f"{ref.kind}/{ref.id}", default if language != default else "")
+
+        def view() -> StatusView:  # the status (git) is worked out when the page is rendered
+            status = self.statuses.of(language)
+            missing = tuple((record_link(ref), ref.path) for ref in status.missing)
+            return StatusView(status, default, missing, tuple((record_link(ref), ref.path) for ref in status.outdated))
+
+        return Page(urls.status(language), "status.html", language, "", view, self._every_language(urls.status))
+
+
+def _ready(view: View) -> Callable[[], View]:
+    """The view model of a page that is cheap to keep: made at once, handed over when rendered."""
+    return lambda: view

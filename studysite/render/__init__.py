@@ -1,0 +1,1 @@
+"""Render: the Jinja environments, and every page rendered through its template."""

@@ -1,0 +1,202 @@
+"""Rendering: every page through its template into the site writer, shared out among
+forked processes; a page whose key did not change is carried over unrendered. And the
+sitemaps, written alongside."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import heapq
+import os
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import jinja2
+
+from studysite.diagnostics import ContentError, Diagnostic, Location, Severity
+from studysite.i18n.locales import shown_path
+from studysite.incremental.page_keys import PageKeys
+from studysite.output.write import Manifest, SiteWriter
+from studysite.pages import urls
+from studysite.pages.view_models import Page, View
+from studysite.render.renderer import Renderer
+from studysite.workers import WORTH_A_FORK, Aside, Tasks, share_out_work
+
+
+def render_pages(
+    writer: SiteWriter,
+    renderer: Renderer,
+    pages: list[Page],
+    jobs: int,
+    keys: PageKeys,
+    progress: Callable[[int], None] | None = None,
+    also: Sequence[Callable[[SiteWriter], None]] = (),
+    spare: Sequence[Callable[[], None]] = (),
+) -> None:
+    """Render and write every page whose inputs changed since the previous build; the others
+    are carried over. also: other files' writing (the sitemaps), each given the writer, done
+    alongside. With jobs > 1 and many pages to render, forked workers and this process take
+    the writings and batches of pages in turn, each as it is free.
+
+    spare: work that writes nothing of the site (saving the kept model), taken like the
+    writings when workers render, else done by processes aside meanwhile: a fork of its
+    own copies every page of memory that it or the build touches (at 5,000 questions, 40,000
+    pages copied while saving the model), and when every page is rendered both cores are
+    busy anyway.
+
+    Page paths were checked unique in phase one, so workers write side by side into the
+    temporary folder and send back what they wrote; the first failure stops the build."""
+    todo = []
+    for page in pages:
+        context = None if page.keyed_by_sources else page.context()
+        path, key = urls.file_for(page.path), keys.of(page, context)
+        if not writer.reuse(path, key):
+            todo.append(Render(page, key, context))
+    carried = len(pages) - len(todo)
+    if jobs <= 1 or len(todo) < WORTH_A_FORK or not hasattr(os, "fork"):
+        _render_alone(writer, renderer, todo, also, progress, carried, spare, jobs)
+        return
+    renderer.load_templates(item.page for item in todo)
+    others = [*also, *(functools.partial(_spare_work, work) for work in spare)]
+    works = [*others, *(functools.partial(_render_here, renderer=renderer, todo=batch) for batch in batches_of(todo, Tasks.MOST - len(others)))]
+    try:
+        tasks = Tasks(len(works))
+    except OSError:  # no queue for the workers: this process does it all
+        _render_alone(writer, renderer, todo, also, progress, carried, spare, jobs)
+        return
+    with tasks:
+        workers = [functools.partial(_take_works, writer, works, tasks) for _ in range(jobs - 1)]
+        mine = functools.partial(_take_works, writer, works, tasks, progress, carried, jobs)  # the workers keep about the same pace
+        for outcome in share_out_work([mine, *workers])[1:]:
+            writer.merge(*outcome)
+
+
+def templates_compiled_ahead(renderer: Renderer, pages: list[Page], previous: Manifest) -> list[Callable[[], None]]:
+    """For a build into a folder with no site yet, which renders every page: the compiling
+    of their templates, to be done aside while the page keys are worked out, the code kept
+    in the templates' code cache, where this process then loads it from before the render
+    workers fork (at 5,000 questions it took the half second in which the build had
+    nothing else to do but work out the keys). Any other build compiles as it goes."""
+    if previous.files or not renderer.keeps_code():
+        return []
+    return [functools.partial(renderer.load_templates, pages)]
+
+
+SITEMAP_FILE = re.compile(r"sitemap(-\d+)?\.xml")  # the sitemap, or one of the parts a large site splits it into
+
+
+def write_sitemaps(writer: SiteWriter, renderer: Renderer, pages: list[Page]) -> None:
+    """The sitemap files; the previous sitemap.xml when it listed the same (and was alone)."""
+    entries = renderer.sitemap_entries(pages)
+    digest = hashlib.sha256(renderer.made_from.encode())
+    for entry in entries:  # one by one: the repr of them all is as large as the sitemap
+        digest.update(repr(entry).encode())
+    key = digest.hexdigest()
+    alone = not any(SITEMAP_FILE.fullmatch(path) for path in writer.previous.files if path != urls.SITEMAP)
+    if alone and writer.reuse(urls.SITEMAP, key):
+        return
+    for name, sitemap in renderer.render_sitemap(entries).items():
+        writer.write(name, sitemap, key)
+
+
+@dataclass(frozen=True)
+class Render:
+    """A page to render: its key changed."""
+
+    page: Page
+    key: str
+    context: View | None  # made already for the key, or to be made
+
+
+def _render_alone(
+    writer: SiteWriter,
+    renderer: Renderer,
+    todo: list[Render],
+    also: Sequence[Callable[[SiteWriter], None]],
+    progress: Callable[[int], None] | None,
+    carried: int,
+    spare: Sequence[Callable[[], None]],
+    jobs: int,
+) -> None:
+    with Aside(spare, jobs, background=True) as aside:
+        _render_here(writer, renderer, todo, progress, carried)
+        for write in also:
+            write(writer)
+        aside.results()
+
+
+def _spare_work(work: Callable[[], None], writer: SiteWriter) -> None:
+    work()
+
+
+def _render_here(writer: SiteWriter, renderer: Renderer, todo: list[Render], progress: Callable[[int], None] | None = None, carried: int = 0) -> None:
+    """Render these pages here; progress is told the pages done of all (carried over, or rendered)."""
+    for done, item in enumerate(todo, 1):
+        context = item.context if item.context is not None else item.page.context()
+        writer.write(urls.file_for(item.page.path), render_page(renderer, item.page, context).encode("utf-8"), item.key)
+        if progress is not None:
+            progress(carried + done)
+
+
+BATCH = 16  # pages of no work group taken at once: few enough to even out the processes' ends
+
+
+def batches_of(todo: list[Render], most: int = Tasks.MOST) -> list[list[Render]]:
+    """The pages in batches for the workers to take, each work group (a topic's questions
+    and practice page, which show the same linked text; a language's term pages, which
+    read the same questions' sentences) whole in one batch, the largest
+    batches first, so that the last ones taken are small; `most` batches at the most."""
+    groups: dict[str, list[Render]] = {}
+    alone: list[Render] = []
+    for item in todo:
+        if item.page.work_group:
+            groups.setdefault(item.page.work_group, []).append(item)
+        else:
+            alone.append(item)
+    batches = [*groups.values(), *(alone[start : start + BATCH] for start in range(0, len(alone), BATCH))]
+    if len(batches) > most:  # a site of very many groups: the smallest two become one, until few enough
+        heap = [(len(batch), index, batch) for index, batch in enumerate(batches)]
+        heapq.heapify(heap)
+        while len(heap) > most:
+            (size, index, smallest), (other, _, next_smallest) = heapq.heappop(heap), heapq.heappop(heap)
+            heapq.heappush(heap, (size + other, index, smallest + next_smallest))
+        batches = [batch for _, _, batch in heap]
+    return sorted(batches, key=len, reverse=True)
+
+
+def _take_works(
+    writer: SiteWriter,
+    works: list[Callable[[SiteWriter], None]],
+    tasks: Tasks,
+    progress: Callable[[int], None] | None = None,
+    carried: int = 0,
+    scale: int = 1,
+) -> tuple[dict, dict, int]:
+    """The works this process takes, done into the writer's temporary folder; what they
+    wrote, to go to the parent's writer (a forked worker's writer is its own copy). progress
+    is told, after each work, the pages done of all: carried over, or made here and, at the
+    same pace, by the other workers."""
+    before, changed = set(writer.written), writer.changed
+    try:
+        for number in tasks:
+            works[number](writer)
+            if progress is not None:
+                progress(carried + (len(writer.written) - len(before)) * scale)
+    except BaseException:
+        tasks.drain()  # the build fails: the other workers stop after the work they have
+        raise
+    written = {p: d for p, d in writer.written.items() if p not in before}
+    return written, {p: writer.inputs[p] for p in written if p in writer.inputs}, writer.changed - changed
+
+
+def render_page(renderer: Renderer, page: Page, context: dict) -> str:
+    try:
+        return renderer.render(page, context)
+    except jinja2.TemplateSyntaxError as error:
+        where = Location(shown_path(Path(error.filename)) if error.filename else str(error.name), error.lineno, 1)
+        raise ContentError([Diagnostic(Severity.ERROR, where, "template.error", f"template error: {error}")]) from None
+    except jinja2.TemplateError as error:
+        where = Location(f"templates/{page.template}")
+        raise ContentError([Diagnostic(Severity.ERROR, where, "template.error", f"template error: {error}")]) from None

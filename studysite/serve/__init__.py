@@ -1,0 +1,1 @@
+"""Serve: a local preview server that rebuilds and reloads on change."""

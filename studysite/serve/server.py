@@ -1,0 +1,327 @@
+"""Serve: build, serve the site on 127.0.0.1, rebuild when a source changes and reload.
+
+Sources are watched with watchfiles (native file events, debounced). Each rebuild reuses
+the session's cache (converted Markdown, found terms, and in memory the parsed and read
+content files) and the page keys of the previous build, so only the pages an edit affects
+are rendered again. An edit gets a preview build (pages only); the decks, the search index
+and the sitemaps follow when one of their files is asked for. Every HTML page served gets a script
+(static/live-reload.js) that listens to /__events: the server pushes the number of each
+new build, or the problems of a failed one, which the page shows over itself until they are
+fixed. A rebuild that fails, for whatever reason, leaves the previous site served.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import gc
+import http.server
+import itertools
+import json
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from studysite import pipeline
+from studysite.diagnostics import ContentError, Report, built_summary, plural, print_failure, print_report
+from studysite.incremental.cache import BuildCache, open_cache
+from studysite.incremental.quick_edit import LiveSite
+from studysite.pages import urls
+
+RELOAD_PATH = "/__reload"  # the build number as text, for scripts
+EVENTS_PATH = "/__events"
+SCRIPT_PATH = "/__live-reload.js"
+SCRIPT_NAME = "live-reload.js"
+KEEP_ALIVE_SECONDS = 15
+DEBOUNCE_MS = 20  # the longest a burst of file events is gathered
+STEP_MS = 5  # the quiet after an event that ends a burst
+SWITCH_SECONDS = 0.0005  # how long a busy thread keeps Python before the server thread may answer a request (default 5 ms)
+QUIET_SECONDS = 1.0  # the build that follows quick edits waits for a pause this long
+WAKE_MS = 50  # with no file event, the watcher hands back control this often (the first time: it is set up)
+BUILT, FAILED, SUPERSEDED = "built", "failed", "superseded"  # how a build in serve ended
+
+
+@dataclass
+class LiveState:
+    """The current build number and the problems of the last rebuild, if it failed."""
+
+    build: int = 0
+    problems: list[dict] = field(default_factory=list)
+    changed: threading.Condition = field(default_factory=threading.Condition)
+    pages: list[str] | None = None  # the URLs of the pages the last build changed; None: any page may have
+
+    def succeeded(self, pages: list[str] | None = None) -> None:
+        with self.changed:
+            self.build += 1
+            self.problems = []
+            self.pages = pages
+            self.changed.notify_all()
+
+    def failed(self, problems: list[dict]) -> None:
+        with self.changed:
+            self.problems = problems
+            self.changed.notify_all()
+
+    def stamp(self) -> tuple[int, int]:
+        return self.build, len(self.problems)
+
+    def wait_for_change(self, since: tuple[int, int], timeout: float) -> None:
+        with self.changed:
+            self.changed.wait_for(lambda: self.stamp() != since, timeout=timeout)
+
+    def event(self) -> bytes:
+        if self.problems:
+            return b"event: failed\ndata: " + json.dumps(self.problems).encode() + b"\n\n"
+        return b"event: ok\ndata: " + json.dumps({"build": self.build, "changed": self.pages}).encode() + b"\n\n"
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    state: LiveState
+    script: bytes
+    rebuilds: Rebuilds
+
+    def do_GET(self):
+        path = self.path.split("?", 1)[0]
+        self.rebuilds.before_serving(path)
+        if path == RELOAD_PATH:
+            return self._send(str(self.state.build).encode(), "text/plain")
+        if path == SCRIPT_PATH:
+            return self._send(self.script, "text/javascript")
+        if path == EVENTS_PATH:
+            return self._events()
+        page = self._page_file(path)
+        if page is None:
+            return super().do_GET()
+        try:
+            html = page.read_bytes()
+        except OSError:
+            return super().do_GET()
+        tag = f'<script src="{SCRIPT_PATH}" defer></script>'.encode()
+        return self._send(html.replace(b"</head>", tag + b"</head>", 1), "text/html; charset=utf-8")
+
+    def _page_file(self, path: str) -> Path | None:
+        """The HTML file a request for a page is answered with, if it is one."""
+        local = Path(self.translate_path(path))
+        if local.is_dir():
+            if not path.endswith("/"):
+                return None  # the base class redirects to the folder
+            local = local / "index.html"
+        return local if local.suffix == ".html" and local.is_file() else None
+
+    def _send(self, body: bytes, content_type: str) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _events(self) -> None:
+        """A server-sent event stream: the current state now, then each change."""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        state = self.state
+        try:
+            while True:
+                with state.changed:
+                    event, sent = state.event(), state.stamp()
+                self.wfile.write(event)
+                self.wfile.flush()
+                state.wait_for_change(sent, KEEP_ALIVE_SECONDS)
+                self.wfile.write(b": keep-alive\n\n")
+        except OSError:  # the page went away
+            return
+
+    def log_message(self, format, *args):
+        pass
+
+
+def problems_of(error: BaseException) -> list[dict]:
+    """What a failed build shows in the browser: each problem with its place and hint."""
+    if isinstance(error, ContentError):
+        report = Report(diagnostics=list(error.diagnostics))
+        return [{"where": str(d.location), "severity": d.severity.value, "message": d.message, "hint": d.hint} for d in report.sorted()]
+    return [{"where": "build", "severity": "error", "message": f"{type(error).__name__}: {error}", "hint": ""}]
+
+
+class Rebuilds:
+    """The session's builds. An edit of records' text is applied at once to the model kept
+    from the last build (incremental/quick_edit.py); any other edit gets a preview build (pages only).
+    Either is pushed to the open pages that changed. Once the edits pause, a preview build
+    follows in the background, for the pages a quick edit leaves (status, offline lists);
+    it is not committed if another edit came meanwhile. The decks, search index and
+    sitemaps are brought up to date when one of their files is asked for."""
+
+    def __init__(self, options: pipeline.Options, cache: BuildCache, state: LiveState):
+        self.options, self.cache, self.state = options, cache, state
+        self.building = threading.Lock()  # one build at a time
+        self.output = threading.Lock()  # the output folder, the kept model and the count of edits
+        self.edits = 0  # a build begun before the latest edit is stale
+        self.last_edit = 0.0
+        self.live: LiveSite | None = None
+        self.behind = False  # the decks, search index and sitemaps lag behind the pages
+        self.follow_up = threading.Event()
+        self.catching_up = threading.Lock()
+
+    def start(self) -> None:
+        """The first build, then the thread that runs the builds that follow quick edits."""
+        self.build(self.options)
+        threading.Thread(target=self._follow_ups, daemon=True).start()
+        if self.live is None:  # nothing had changed: the model comes from the first follow-up
+            self.follow_up.set()
+
+    def after_edit(self, changed: list[Path]) -> None:
+        started = time.perf_counter()
+        with self.output:
+            self.edits += 1
+            self.last_edit = time.monotonic()
+            written = self._quick_edit(changed)
+        if written is None:
+            if self.build(replace(self.options, preview=True)) == BUILT:
+                self.behind = True
+            return
+        if written:
+            self.behind = True
+            print(f"Updated {plural(len(written), 'file')} in {time.perf_counter() - started:.3f} s.", flush=True)
+            self.state.succeeded(reloads(written))
+        self.follow_up.set()
+
+    def _quick_edit(self, changed: list[Path]) -> list[str] | None:
+        """The files a quick edit wrote, or None when the edit needs a build."""
+        if self.live is None or self.state.problems:
+            return None
+        try:
+            return self.live.edit(changed)
+        except Exception:  # whatever stops it, the build that follows does the edit
+            return None
+
+    def before_serving(self, path: str) -> None:
+        """Bring the decks, search index and sitemaps up to date before one of their files is served."""
+        if not self.behind or not pipeline.made_after_the_pages(path.lstrip("/")):
+            return
+        with self.catching_up:  # one request builds; those waiting for it find it done
+            for _attempt in range(3):  # an edit may come while it builds
+                if not self.behind:
+                    return
+                outcome = self.build(self.options, announce=False)
+                if outcome != SUPERSEDED:
+                    self.behind = outcome != BUILT
+                    return
+
+    def build(self, options: pipeline.Options, announce: bool = True) -> str:
+        """A whole build, committed only if no edit came while it ran. The objects that
+        outlive it (the kept model) are then frozen out of the garbage collector's scans,
+        which would otherwise pause a quick edit for a second on a large site."""
+        with self.building:
+            with self.output:
+                edits = self.edits
+            gc.unfreeze()
+            try:
+                return rebuild(options, self.cache, self.state, announce, functools.partial(self._unless_superseded, edits))
+            finally:
+                gc.freeze()
+
+    @contextlib.contextmanager
+    def _unless_superseded(self, edits: int, built: pipeline.BuiltSite):
+        with self.output:
+            if self.edits != edits:
+                raise pipeline.Superseded()
+            yield
+            self.live = LiveSite(built)
+
+    def _follow_ups(self) -> None:
+        while True:
+            self.follow_up.wait()
+            quiet = QUIET_SECONDS - (time.monotonic() - self.last_edit)
+            if quiet > 0:
+                time.sleep(quiet)
+                continue
+            self.follow_up.clear()
+            if self.build(replace(self.options, preview=True), announce=False) == BUILT:
+                self.behind = True
+
+
+def reloads(changed) -> list[str] | None:
+    """The URLs of the pages that changed, for the open pages to reload only if they are
+    among them; None when all should (a style sheet or script changed)."""
+    pages = []
+    for path in changed:
+        if path.endswith(".html"):
+            pages.append("/" + urls.path_of(path))
+        elif path.startswith("assets/"):
+            return None
+    return pages
+
+
+def rebuild(options: pipeline.Options, cache: BuildCache, state: LiveState, announce: bool = True, guard: pipeline.CommitGuard | None = None) -> str:
+    """Build once: BUILT, FAILED or SUPERSEDED (an edit came while it ran, so it was not
+    committed and reports nothing). Report the outcome on the terminal and, if announce or
+    pages changed, to the pages (problems always). Never raises."""
+    try:
+        result = pipeline.build(options, cache, guard)
+    except KeyboardInterrupt:
+        raise
+    except pipeline.Superseded:
+        return SUPERSEDED
+    except Exception as error:  # any failure: report it and keep serving the previous site
+        if isinstance(error, ContentError):
+            print_failure(error.diagnostics, sys.stderr)  # as `build` prints them
+        else:
+            print(f"error: {type(error).__name__}: {error}", file=sys.stderr)
+            traceback.print_exc(limit=-3)
+        print("Still serving the previous site.", file=sys.stderr)
+        state.failed(problems_of(error))
+        return FAILED
+    print_report(result.report, sys.stderr)
+    print(built_summary(result.pages, result.languages, result.seconds, result.changed, len(result.report.warnings)), flush=True)
+    pages = reloads(result.changed_files)
+    if announce or state.problems or pages is None or pages:
+        state.succeeded(pages)
+    return BUILT
+
+
+def live_script(options: pipeline.Options) -> bytes:
+    for folder in options.layered("static"):
+        if (folder / SCRIPT_NAME).is_file():
+            return (folder / SCRIPT_NAME).read_bytes()
+    return b""
+
+
+def serve(options: pipeline.Options, port: int) -> int:
+    options = replace(options, base_url=f"http://127.0.0.1:{port}/", live_reload=True)
+    cache, state = open_cache(options.content_dir), LiveState()
+    sys.setswitchinterval(SWITCH_SECONDS)
+    changes = watch(options)  # before the first build: an edit saved while it runs is not lost
+    rebuilds = Rebuilds(options, cache, state)
+    rebuilds.start()  # when the first build fails, the previous site (if any) is served with the problems
+    rebuilds.options = replace(options, jobs=1)  # later rebuilds render few pages; no forking beside the server thread
+    handler = type("Handler", (_Handler,), {"state": state, "script": live_script(options), "rebuilds": rebuilds})
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), functools.partial(handler, directory=str(options.out_dir)))
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    print(f"Serving {options.out_dir} at http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C to stop)", flush=True)
+    try:
+        for changed in changes:
+            rebuilds.after_edit([Path(path) for _change, path in changed])
+    except KeyboardInterrupt:
+        print("Stopped.")
+    finally:
+        server.shutdown()
+    return 0
+
+
+def watch(options: pipeline.Options) -> Iterator[set[tuple[object, str]]]:
+    """The sets of changed sources, from a watcher already set up when this returns; the
+    events that come while a build runs are kept for the next set."""
+    import watchfiles  # here, not at the start of every command
+
+    folders = [folder for folder in options.source_folders if folder.is_dir()]
+    events = watchfiles.watch(*folders, debounce=DEBOUNCE_MS, step=STEP_MS, rust_timeout=WAKE_MS, yield_on_timeout=True)
+    first = next(events)  # the watcher is set up before anything is yielded, even a timeout
+    return (changed for changed in itertools.chain([first], events) if changed)

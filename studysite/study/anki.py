@@ -1,0 +1,255 @@
+"""Anki: one deck package (.apkg) per site language, made with genanki.
+
+A language's deck is "<site title>" with a sub-deck per topic ("<site title>::<topic
+title>") holding its questions, and one for the glossary's terms. Fields hold the same
+sanitised HTML as the pages (without the links to term pages, which would lead nowhere
+in Anki). Model, deck and note ids and note GUIDs are derived from the site's URL, the
+language and the record id, so importing a newer deck updates the notes it imported
+before. A note's time is its record file's modification time (or SOURCE_DATE_EPOCH).
+This module plans each deck (DeckPlan); study/apkg.py makes its package.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import unicodedata
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jinja2
+
+from studysite.content.graph import Edition, LanguageGraph, build_edition, topic_questions
+from studysite.content.model import Content, answer_letter
+from studysite.i18n.locales import language_name
+from studysite.incremental.cache import cache_folder, site_name
+from studysite.incremental.checked_files import load_checked, remove_temporary_files, save_checked
+from studysite.incremental.inputs import modified_seconds
+from studysite.output.write import Manifest, SiteWriter
+from studysite.pages import urls
+from studysite.pages.view_models import DeckSummary
+from studysite.study.apkg import DeckNote, DeckPlan, ModelPlan, load_genanki, write_package
+from studysite.text.markup import ContentHtml
+from studysite.workers import Aside
+
+CARD_TEMPLATES = "anki/cards.html"
+UNTRANSLATED_TAG = "untranslated"
+DECK_SUFFIX = ".apkg"
+QUESTION_FIELDS = ("Stem", "Choices", "Answer", "Explanation", "Topic", "Link")
+
+
+def deck_path(title: str, language: str) -> str:
+    """Where a language's package is written: next to its downloads page."""
+    ascii_title = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9]+", "-", ascii_title.lower()).strip("-") or "deck"
+    return f"{urls.downloads(language)}{slug}-{language}{DECK_SUFFIX}"
+
+
+def deck_summary(lg: LanguageGraph, default_title: str) -> DeckSummary:
+    """What the downloads page says of a language's deck: where it is and what it holds."""
+    topics = sum(1 for topic_id in lg.edition.topics if lg.questions_by_topic[topic_id])
+    path = deck_path(default_title, lg.edition.language)
+    return DeckSummary(path, questions=len(lg.edition.questions), terms=len(lg.edition.terms), topics=topics)
+
+
+@dataclass(frozen=True)
+class DeckSource:
+    """What every language's deck is made from."""
+
+    content: Content
+    content_html: ContentHtml
+    modified: Callable[[str], int]  # content file path -> modification time in seconds
+    memos: Mapping[str, Path] = field(default_factory=dict)  # language -> the file of its deck's NoteMemo; none: none is kept
+    made_from: str = ""  # what the notes' fields depend on besides the records: the code, its libraries, the templates
+
+    def site_title(self, language: str) -> str:
+        texts = self.content.site.texts
+        text = texts.get(language) or texts.get(self.content.site.default_language)
+        return text.title if text else "Studysite"
+
+
+def file_times(content_dir: Path, seen: Mapping[str, list]) -> Callable[[str], int]:
+    """A record file's modification time in seconds: as the build saw it when it listed its
+    inputs (incremental/inputs.py's signatures, by path), else from the file; SOURCE_DATE_EPOCH for
+    every file when it is set."""
+    fixed = os.environ.get("SOURCE_DATE_EPOCH", "")
+    if fixed.isdigit():
+        return lambda path: int(fixed)
+    folder = os.fspath(content_dir)
+    return functools.cache(lambda path: modified_seconds(seen, os.path.join(folder, path)))
+
+
+def memo_path(content_dir: Path, language: str) -> Path:
+    """Where the NoteMemo of a site's deck in this language is kept: the cache folder."""
+    return cache_folder() / f"deck-{site_name(content_dir)}-{language}.pickle"
+
+
+class NoteMemo:
+    """What the card templates and genanki made of each question the last time its deck was
+    planned: its Choices and Answer fields, by its answer and choices, and its GUID. A
+    rebuild after an edit plans every deck again (the edited file's notes carry its new
+    time); taking these back saves calling two macros and genanki's guid_for for each
+    question, some 60 ms of a 5,000-question deck's 140 ms plan. Kept in the cache folder,
+    a checked file a language (incremental/checked_files.py) of plain data, by what made them (header);
+    a file of another header, or that is not whole, is ignored, and each entry is checked
+    before it is taken."""
+
+    def __init__(self, path: Path | None, header: str):
+        self.path, self.header, self.made = path, header, {}
+        values = load_checked(path, lambda module, name: False) if path is not None else iter(())
+        saved_header, entries = next(values, None), next(values, None)
+        self.kept: dict = entries if saved_header == header and isinstance(entries, dict) else {}
+
+    def question(self, question_id: str, answer: int, choices: tuple[str, ...], make: Callable[[], tuple[str, str, str]]) -> tuple[str, str, str]:
+        """(Choices field, Answer field, GUID) of a question: kept, when made of this answer and these choices, else make()."""
+        entry = self.kept.get(question_id)
+        if not (isinstance(entry, tuple) and len(entry) == 3 and entry[0] == answer and entry[1] == choices and _texts(entry[2], 3)):
+            entry = (answer, choices, make())
+        self.made[question_id] = entry
+        return entry[2]
+
+    def save(self) -> None:
+        """What this plan made, for the next, unless it is what was kept."""
+        if self.path is not None and self.made != self.kept:
+            remove_temporary_files(self.path)
+            save_checked(self.path, self.header, self.made)
+
+
+def _texts(value: object, count: int) -> bool:
+    return isinstance(value, tuple) and len(value) == count and all(isinstance(item, str) for item in value)
+
+
+class Decks:
+    """Every language's package, begun in processes aside as soon as this is made, so
+    that the build goes on meanwhile (they need the records and their HTML, not the
+    graph); write() takes them. A package whose plan did not change is not made again.
+    Leaving the with block stops what write() did not take.
+
+    A build into a folder with no site yet renders every page, which takes far longer than
+    the decks: one process makes them all in turn (a process a language made such a build
+    2 % slower at 5,000 questions in two languages: each forked process copies the pages
+    of memory that it or the build writes to). A rebuild renders few pages and waits for
+    the decks (an edited file's notes carry its new time in every language): at most jobs
+    processes, each making its share of the languages' packages."""
+
+    def __init__(self, previous: Manifest, source: DeckSource, environments: Mapping[str, jinja2.Environment], jobs: int = 1):
+        self.source, self.environments = source, environments
+        languages, children = list(source.content.site.languages), max(1, jobs) if previous.files else 1
+        _name_term_language(source.content.site.term_language, languages)
+        self._shares = [languages[index::children] for index in range(min(len(languages), children))]
+        self._aside = Aside([functools.partial(self._make_each, previous, share) for share in self._shares], jobs, background=True)
+
+    def __enter__(self) -> Decks:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self._aside.__exit__(*exc_info)
+
+    def _plan(self, language: str, memo: NoteMemo | None = None) -> DeckPlan:
+        return plan_deck(self.source, language, self.environments[language], memo)
+
+    def _make(self, previous: Manifest, language: str) -> tuple[str, str, bytes | None]:
+        """The package's path, key and bytes (None: the previous package is the same)."""
+        memo = NoteMemo(self.source.memos.get(language), f"{self.source.made_from}\0{language}\0{self.source.content.site.base_url}")
+        plan = self._plan(language, memo)
+        memo.save()
+        key = plan.key
+        same = previous.inputs.get(plan.path) == key and plan.path in previous.files
+        return plan.path, key, None if same else write_package(plan)
+
+    def _make_each(self, previous: Manifest, share: list[str]) -> list[tuple[str, str, bytes | None]]:
+        return [self._make(previous, language) for language in share]
+
+    def write(self, writer: SiteWriter) -> None:
+        """The packages into the writer; one whose plan did not change is carried over unwritten."""
+        made = {
+            language: result
+            for share, results in zip(self._shares, self._aside.results(), strict=True)
+            for language, result in zip(share, results, strict=True)
+        }
+        for language in self.source.content.site.languages:
+            path, key, package = made[language]
+            if package is None and writer.reuse(path, key):
+                continue
+            writer.write(path, package if package is not None else write_package(self._plan(language)), key)
+
+
+def plan_deck(source: DeckSource, language: str, environment: jinja2.Environment, memo: NoteMemo | None = None) -> DeckPlan:
+    """The notes, sub-decks and note types of one language's deck: the records its site
+    edition shows (graph.build_edition); memo: what planning it last time made (NoteMemo)."""
+    content, edition = source.content, build_edition(source.content, language)
+    site, title = content.site, source.site_title(language)
+    cards = environment.get_template(CARD_TEMPLATES).module
+    term_language = site.term_language
+    term_fields = ("Term", term_field_name(term_language), "Definition")
+    models = {
+        "question": ModelPlan(f"{title} ({language})", QUESTION_FIELDS, str(cards.question_front()), str(cards.question_back()), str(cards.css())),
+        "term": ModelPlan(
+            f"{title}: {cards.glossary()} ({language})",
+            term_fields,
+            str(cards.term_front()),
+            str(cards.term_back(term_fields[1], language_name(term_language, language) if term_language else "")),
+            str(cards.css()),
+        ),
+    }
+    memo = memo if memo is not None else NoteMemo(None, "")
+    notes = [*question_notes(source, edition, title, cards, memo), *term_notes(source, edition, f"{title}::{cards.glossary()}")]
+    decks = (title, *dict.fromkeys(note.deck for note in notes))
+    return DeckPlan(language, deck_path(source.site_title(site.default_language), language), site.base_url, models, decks, tuple(notes))
+
+
+def _name_term_language(term_language: str, languages: list[str]) -> None:
+    """Look up, before the decks' processes fork, the names of the term language the decks
+    write (language_name keeps them): Babel loads a locale's data in the process that first
+    asks, and each process aside would load it again."""
+    if term_language:
+        term_field_name(term_language)
+        for language in languages:
+            language_name(term_language, language)
+
+
+def term_field_name(term_language: str) -> str:
+    """The name of the field holding a term's name in the site's term_language ("Japanese name")."""
+    return f"{language_name(term_language, 'en')} name" if term_language else "Other name"
+
+
+def question_notes(source: DeckSource, edition: Edition, title: str, cards, memo: NoteMemo) -> list[DeckNote]:
+    content, language, notes, guid_for = source.content, edition.language, [], load_genanki().guid_for
+    base_url, by_topic = content.site.base_url, topic_questions(content, edition)
+
+    def made(question_id: str, answer: int, choices: tuple[str, ...]) -> tuple[str, str, str]:
+        letters = [answer_letter(i) for i in range(len(choices))]
+        return (
+            str(cards.choices_field(list(zip(letters, choices, strict=True)))),
+            str(cards.answer_field(letters[answer], choices[answer])),
+            guid_for(base_url, language, "question", question_id),
+        )
+
+    for topic_id, text_lang in edition.topics.items():
+        topic_title = content.topics[topic_id].texts[text_lang].title
+        for question_id in by_topic[topic_id]:
+            question, shown = content.questions[question_id], edition.questions[question_id]
+            html = source.content_html.questions[(question_id, shown)]
+            choices, answer, guid = memo.question(
+                question_id, question.answer, html.choices, functools.partial(made, question_id, question.answer, html.choices)
+            )
+            link = urls.absolute(base_url, urls.record("questions", language, question_id))
+            fields = (html.stem, choices, answer, html.explanation, topic_title, link)
+            tags = (UNTRANSLATED_TAG,) if shown != language else ()
+            notes.append(DeckNote("question", f"{title}::{topic_title}", guid, fields, tags, source.modified(question.location.path)))
+    return notes
+
+
+def term_notes(source: DeckSource, edition: Edition, deck: str) -> list[DeckNote]:
+    content, language, notes, guid_for = source.content, edition.language, [], load_genanki().guid_for
+    term_language = content.site.term_language
+    for term_id, shown in sorted(edition.terms.items(), key=lambda item: content.terms[item[0]].texts[item[1]].term.casefold()):
+        term = content.terms[term_id]
+        other = term.texts[term_language].term if term_language in term.texts and term_language != language else ""
+        fields = (term.texts[shown].term, other, source.content_html.terms.get((term_id, shown), ""))
+        tags = (UNTRANSLATED_TAG,) if shown != language else ()
+        guid = guid_for(content.site.base_url, language, "term", term_id)
+        notes.append(DeckNote("term", deck, guid, fields, tags, source.modified(term.location.path)))
+    return notes

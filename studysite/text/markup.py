@@ -1,0 +1,371 @@
+"""Markup: content Markdown to safe HTML.
+
+Content is untrusted: Markdown is converted, then sanitised with nh3's allow-list, so raw
+HTML, scripts, event handlers and javascript:/data: URLs never reach a page. Text of the
+everyday subset (paragraphs, lists, emphasis: plain_markdown.py), the common case, skips
+the Markdown parser and the sanitiser altogether. TeX between dollars becomes MathML
+(text/texmath.py), set aside while Markdown and the sanitiser run and put back afterwards.
+
+Whatever the content says, the HTML is valid: a link left without a target (its URL was
+not allowed) becomes its text, and an image without alt text gets an empty one (it is
+then decorative) and a warning.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import markdown
+import nh3
+
+from studysite.content.model import Content
+from studysite.diagnostics import Location, Report
+from studysite.incremental.cache import BuildCache
+from studysite.text import plain_markdown
+from studysite.text.texmath import TexError, has_math, protect_math
+from studysite.workers import share_out_work
+
+BLOCK_TAGS = {"p", "br", "hr", "ul", "ol", "li", "blockquote", "pre", "dl", "dt", "dd", "table", "thead", "tbody", "tr", "th", "td", "h3", "h4", "h5", "h6"}
+INLINE_TAGS = {"a", "abbr", "b", "code", "del", "em", "i", "kbd", "mark", "q", "s", "strong", "sub", "sup", "img"}
+ATTRIBUTES = {
+    "a": {"href", "title"},
+    "img": {"src", "alt", "title", "width", "height"},
+    "abbr": {"title"},
+    "th": {"colspan", "rowspan"},
+    "td": {"colspan", "rowspan"},
+}
+URL_SCHEMES = {"http", "https", "mailto"}
+EXTENSIONS = ["fenced_code", "tables"]
+
+_BLOCK_START = re.compile(r"^(\s*\d+|\s*)([.)]|#|>|[-+*](?=\s))")
+
+
+# What a text must hold for each of Python-Markdown's inline patterns to match anywhere in
+# it: a parser for a text without them leaves those patterns out (each is otherwise tried
+# on every piece of text). Patterns not named here are always kept.
+_INLINE_TRIGGERS = {
+    "backtick": ("`",),
+    "escape": ("\\",),
+    "reference": ("[",),
+    "link": ("[",),
+    "short_reference": ("[",),
+    "image_link": ("![",),
+    "image_reference": ("![",),
+    "short_image_ref": ("![",),
+    "autolink": ("<",),
+    "automail": ("<",),
+    "html": ("<",),
+    "entity": ("&",),
+    "em_strong": ("*", "_"),
+    "em_strong2": ("_",),
+}
+
+
+def _unneeded_patterns(text: str) -> frozenset[str]:
+    unneeded = {name for name, triggers in _INLINE_TRIGGERS.items() if not any(t in text for t in triggers)}
+    if not (("  " in text or "\t" in text) and ("\n" in text or "\r" in text)):  # a hard line break: two spaces (or a tab) at a line's end
+        unneeded.add("linebreak")
+    return frozenset(unneeded)
+
+
+_PLACEHOLDER = re.compile("\ue000(\\d+)\ue001")  # private-use characters: no Markdown meaning, kept by nh3
+_LINK = re.compile(r'<a((?:\s+[\w:-]+(?:="[^"]*")?)*)>(.*?)</a>', re.DOTALL)  # nh3 double-quotes every attribute
+_IMAGE = re.compile(r'<img((?:\s+[\w:-]+(?:="[^"]*")?)*)\s*/?>')
+_HREF = re.compile(r'\shref="[^"]')
+
+
+class MarkdownConverter:
+    """Converts content text to sanitised HTML; one instance per build (Python-Markdown parsers are stateful).
+
+    Problems in the text (TeX that cannot be converted, an image without alt text) go to
+    the report, located in the file named by `source`; without a report they raise. The
+    cache keeps the Markdown-and-sanitiser step only: math and the checks of _finish run
+    on every build, so their diagnostics are never lost to a cache hit."""
+
+    def __init__(self, report: Report | None = None, cache: BuildCache | None = None, misses_allowed: int | None = None) -> None:
+        self._parsers: dict[frozenset[str], markdown.Markdown] = {}
+        self.report = report
+        self.source = ""  # path of the content file whose text is being converted
+        self._math: list[str] = []
+        self._cache = cache
+        self._misses_allowed = misses_allowed  # when a number: how many texts the cache may lack (then _TooManyMisses)
+
+    def _convert(self, text: str) -> str:
+        """Python-Markdown's HTML for a text, from a parser without the inline patterns
+        that cannot match in it: the same HTML, sooner."""
+        unneeded = _unneeded_patterns(text)
+        parser = self._parsers.get(unneeded)
+        if parser is None:
+            parser = self._parsers[unneeded] = markdown.Markdown(extensions=EXTENSIONS)
+            for name in unneeded:
+                if name in parser.inlinePatterns:
+                    parser.inlinePatterns.deregister(name)
+        return parser.reset().convert(text)
+
+    def _cached(self, kind: str, text: str, convert) -> str:
+        if self._cache is None:
+            return convert(text)
+        if self._misses_allowed is not None and not self._cache.has(kind, text):
+            if not self._misses_allowed:
+                raise _TooManyMisses
+            self._misses_allowed -= 1
+        return self._cache.text(kind, text, convert)
+
+    def block(self, text: str) -> str:
+        """Block Markdown (paragraphs, lists, code...) to sanitised HTML."""
+        text = self._set_math_aside(text)
+        plain = plain_markdown.block(text)
+        if plain is not None:
+            return self._finish(plain)
+        return self._finish(self._cached("block", text, self._block))
+
+    def _block(self, text: str) -> str:
+        converted = self._convert(text)
+        return sanitize(converted, BLOCK_TAGS | INLINE_TAGS)
+
+    def inline(self, text: str) -> str:
+        """Inline Markdown (emphasis, code, links) to sanitised HTML with no block elements."""
+        text = self._set_math_aside(" ".join(text.split()))
+        plain = plain_markdown.inline(text)
+        if plain is not None:
+            return self._finish(plain)
+        return self._finish(self._cached("inline", text, self._inline))
+
+    def _inline(self, text: str) -> str:
+        text = _BLOCK_START.sub(r"\1\\\2", text, count=1)
+        converted = self._convert(text)
+        if converted.startswith("<p>") and converted.endswith("</p>"):
+            converted = converted[3:-4]
+        return sanitize(converted, INLINE_TAGS)
+
+    def _set_math_aside(self, text: str) -> str:
+        self._math = []
+        if not has_math(text):
+            return text
+
+        def placeholder(fragment: str) -> str:
+            self._math.append(fragment)
+            return f"\ue000{len(self._math) - 1}\ue001"
+
+        try:
+            return protect_math(text, placeholder)
+        except TexError as error:
+            if self.report is None:
+                raise
+            self._problem((error.tex,), "markup.math", str(error), "write TeX that latex2mathml understands, or \\$ for a dollar sign", warn=False)
+            return text  # shown as written; the build fails anyway
+
+    def _finish(self, fragment: str) -> str:
+        """Valid HTML whatever the text said, with the math put back."""
+        fragment = _LINK.sub(lambda m: m.group(0) if _HREF.search(m.group(1)) else m.group(2), fragment)
+        fragment = _IMAGE.sub(self._image_with_alt, fragment)
+        return _PLACEHOLDER.sub(self._math_back, fragment)
+
+    def _math_back(self, match: re.Match) -> str:
+        """A formula set aside by _set_math_aside; text that only looks like a placeholder stays."""
+        index = int(match.group(1))
+        return self._math[index] if index < len(self._math) else match.group(0)
+
+    def _image_with_alt(self, match: re.Match) -> str:
+        attributes = match.group(1)
+        if re.search(r'\salt="[^"]', attributes):
+            return match.group(0)
+        attributes = re.sub(r'\salt=""', "", attributes)
+        source = re.search(r'\ssrc="([^"]*)"', attributes)
+        where = html.unescape(source.group(1)) if source else "<img"
+        self._problem(
+            (f"![]({where}", f"src={where}", f'src="{where}"', where),
+            "markup.image-alt",
+            "image without alt text: it is shown as decorative",
+            "describe it: ![what it shows](" + where + ")",
+        )
+        return f'<img alt=""{attributes}>'
+
+    def _problem(self, snippets: tuple[str, ...], code: str, message: str, hint: str, warn: bool = True) -> None:
+        if self.report is None:
+            return
+        location = locate(self.report.source_root, self.source, *snippets)
+        (self.report.warning if warn else self.report.error)(location, code, message, hint)
+
+
+def locate(root: Path | None, path: str, *snippets: str) -> Location:
+    """Where the first of the snippets that occurs in a content file first occurs (the
+    first line of it), else the file."""
+    try:
+        lines = (root / path).read_text(encoding="utf-8", errors="replace").splitlines() if root and path else []
+    except OSError:
+        lines = []
+    for snippet in snippets:
+        first_line = snippet.strip().splitlines()[0] if snippet.strip() else ""
+        for number, line in enumerate(lines, 1):
+            column = line.find(first_line) if first_line else -1
+            if column >= 0:
+                return Location(path, number, column + 1)
+    return Location(path, 1, 1) if path else Location("content")
+
+
+def sanitize(fragment: str, tags: set[str]) -> str:
+    return nh3.clean(
+        fragment,
+        tags=tags,
+        attributes=ATTRIBUTES,
+        url_schemes=URL_SCHEMES,
+        link_rel="noopener noreferrer",
+        clean_content_tags={"script", "style"},
+    )
+
+
+_TAG = re.compile(r"<[^>]*>")
+
+
+_MATH_ELEMENT = re.compile(r'<math[^>]*\salttext="([^"]*)"[^>]*>.*?</math>', re.DOTALL)
+
+
+def plain_text(fragment: str, formula: str | None = None) -> str:
+    """The visible text of an HTML fragment, for excerpts and descriptions; math as its
+    TeX, or as `formula` when given (for text that would rather leave a formula out)."""
+    if "<math" in fragment:  # a test for the element, cheaper than a search that finds none
+        fragment = _MATH_ELEMENT.sub(r"\1" if formula is None else lambda _: formula, fragment)
+    return html.unescape(_TAG.sub("", fragment))
+
+
+def excerpt(text: str, limit: int) -> str:
+    """Text cut at a word boundary to at most limit characters, with '…' when cut."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    if space > limit // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:.") + "…"
+
+
+@dataclass(frozen=True)
+class QuestionHtml:
+    stem: str
+    choices: tuple[str, ...]
+    explanation: str
+
+
+@dataclass(frozen=True)
+class ComparisonHtml:
+    rows: tuple[tuple[str, ...], ...]  # per aspect, one cell per term
+    summary: str
+
+
+@dataclass(frozen=True)
+class ContentHtml:
+    """Every content text as HTML, keyed by (record id, language of the text)."""
+
+    questions: Mapping[tuple[str, str], QuestionHtml]
+    topics: Mapping[tuple[str, str], str]
+    terms: Mapping[tuple[str, str], str]
+    comparisons: Mapping[tuple[str, str], ComparisonHtml]
+    site: Mapping[str, str]
+
+    def question_fragments(self, question_id: str, language: str) -> tuple[str, ...]:
+        """The texts of a question in the order its terms are linked: stem, explanation, choices."""
+        q = self.questions[(question_id, language)]
+        return (q.stem, q.explanation, *q.choices)
+
+
+MISSES_DONE_HERE = 64  # a rebuild's few new texts are converted in this process; more, by forked processes
+RECORDS_WORTH_SHARING = 500  # a site of fewer records has them converted in this process, unless many texts are new
+
+
+def convert_texts(content: Content, report: Report | None = None, cache: BuildCache | None = None, jobs: int = 1) -> ContentHtml:
+    """The text of every record, in every site language it is written in, as sanitised HTML;
+    problems in the text go to the report (without one, TeX that cannot be converted raises).
+    With a report and jobs > 1, the records are converted in jobs shares by as many
+    processes when there are RECORDS_WORTH_SHARING of them, or when more than
+    MISSES_DONE_HERE of their texts are not in the cache."""
+    if jobs <= 1 or report is None or not hasattr(os, "fork"):
+        return _convert_texts(MarkdownConverter(report, cache), content)
+    if len(content.questions) + len(content.topics) + len(content.terms) + len(content.comparisons) < RECORDS_WORTH_SHARING:
+        told = len(report.diagnostics)
+        try:
+            return _convert_texts(MarkdownConverter(report, cache, misses_allowed=MISSES_DONE_HERE), content)
+        except _TooManyMisses:
+            del report.diagnostics[told:]  # told again by the shares
+    return _convert_in_shares(content, report, cache, jobs)
+
+
+class _TooManyMisses(Exception):
+    """More texts than MISSES_DONE_HERE are not in the cache."""
+
+
+def _convert_in_shares(content: Content, report: Report, cache: BuildCache | None, jobs: int) -> ContentHtml:
+    """The texts converted by jobs processes, each a share of every kind of record, in
+    content order; what each told and added to the cache comes back with its HTML."""
+    done = share_out_work(
+        [functools.partial(_convert_share, share, report.strict, report.source_root, cache, number == 0) for number, share in enumerate(_shares(content, jobs))]
+    )
+    for _, told, added in done:
+        report.diagnostics.extend(told)
+        if cache is not None and added is not None:
+            cache.take(added)
+    parts = [html for html, _, _ in done]
+    return ContentHtml(
+        questions={key: html for part in parts for key, html in part.questions.items()},
+        topics={key: html for part in parts for key, html in part.topics.items()},
+        terms={key: html for part in parts for key, html in part.terms.items()},
+        comparisons={key: html for part in parts for key, html in part.comparisons.items()},
+        site=parts[0].site,
+    )
+
+
+def _shares(content: Content, count: int) -> list[Content]:
+    """The content in count parts of about the same size, each with a run of each kind of record."""
+
+    def part(records: Mapping[str, object], number: int) -> dict:
+        items, size = list(records.items()), -(-len(records) // count)
+        return dict(items[number * size : (number + 1) * size])
+
+    kinds = ("topics", "questions", "terms", "comparisons")
+    return [replace(content, **{kind: part(getattr(content, kind), number) for kind in kinds}) for number in range(count)]
+
+
+def _convert_share(content: Content, strict: bool, source_root: Path | None, cache: BuildCache | None, with_site: bool):
+    """A share's HTML (with the site's description in the first), what it told, and what it
+    added to the cache (perhaps in a forked process, whose cache is its own copy)."""
+    report = Report(strict=strict, source_root=source_root)
+    if cache is None:
+        return _convert_texts(MarkdownConverter(report), content, with_site), report.diagnostics, None
+    before = cache.mark()
+    html = _convert_texts(MarkdownConverter(report, cache), content, with_site)
+    return html, report.diagnostics, cache.added_since(before)
+
+
+def _convert_texts(markup: MarkdownConverter, content: Content, with_site: bool = True) -> ContentHtml:
+    languages = set(content.site.languages)
+
+    def each(records):
+        for record in records.values():
+            markup.source = record.location.path
+            yield from ((record, lang, text) for lang, text in record.texts.items() if lang in languages)
+
+    return ContentHtml(
+        questions={
+            (q.id, lang): QuestionHtml(markup.inline(t.question), tuple(map(markup.inline, t.choices)), markup.block(t.explanation))
+            for q, lang, t in each(content.questions)
+        },
+        topics={(r.id, lang): markup.block(t.description) for r, lang, t in each(content.topics) if t.description},
+        terms={(r.id, lang): markup.block(t.definition) for r, lang, t in each(content.terms) if t.definition},
+        comparisons={
+            (c.id, lang): ComparisonHtml(tuple(tuple(map(markup.inline, a.values)) for a in t.aspects), markup.block(t.summary) if t.summary else "")
+            for c, lang, t in each(content.comparisons)
+        },
+        site=_site_descriptions(markup, content) if with_site else {},
+    )
+
+
+def _site_descriptions(markup: MarkdownConverter, content: Content) -> dict[str, str]:
+    markup.source = "site.yaml"
+    return {lang: markup.inline(t.description) for lang, t in content.site.texts.items() if t.description}
