@@ -1,18 +1,20 @@
-"""Forks: pure work shared out among processes that see the build's data as it is; and the
-cycle collector kept off that data (CollectorSpared).
+"""Workers: pure work shared out among processes forked from the build (multiprocessing's
+fork context), which see the build's data as it is; and the cycle collector kept off that
+data (CollectorSpared).
 
 A forked child starts with the parent's memory, so only the results travel (pickled,
 through a pipe). Whatever else a child changes is lost with it: map_in_forks takes pure
-functions; share_out_work's works return all they did (the render workers, what they wrote)."""
+functions; share_out_work's works return all they did (the render workers, what they wrote).
+Where the platform cannot fork, everything is done in this process."""
 
 from __future__ import annotations
 
 import contextlib
 import functools
 import gc
+import multiprocessing
 import os
 import pickle
-import signal
 from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
@@ -21,7 +23,15 @@ from studysite.diagnostics import ContentError
 Item = TypeVar("Item")
 Result = TypeVar("Result")
 
+FORK = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
 WORTH_A_FORK = 64  # fewer items are done in this process: a fork costs more than they do
+RUNS_A_PROCESS = 16  # runs of items a map_in_forks makes for each process: the last taken are short
+BACKGROUND_NICENESS = 10  # a background child's: it takes a core the build's own chain of work leaves free
+
+
+def can_fork(jobs: int) -> bool:
+    """Whether work may be shared out among jobs processes."""
+    return jobs > 1 and FORK is not None
 
 
 def map_in_forks(function: Callable[[Item], Result], items: Sequence[Item], jobs: int, worth_a_fork: int = WORTH_A_FORK) -> list[Result]:
@@ -31,24 +41,17 @@ def map_in_forks(function: Callable[[Item], Result], items: Sequence[Item], jobs
     A child pickles each run's results as soon as it has them, so that the pickling, too,
     slows the child's taking of runs and this process takes more: a child that pickled all
     at its end, with its share fixed in advance, kept this process waiting."""
-    if jobs <= 1 or len(items) < worth_a_fork or not hasattr(os, "fork"):
+    if not can_fork(jobs) or len(items) < worth_a_fork:
         return [function(item) for item in items]
-    size = -(-len(items) // min(jobs * RUNS_A_PROCESS, Tasks.MOST))
+    size = -(-len(items) // (jobs * RUNS_A_PROCESS))
     runs = [items[start : start + size] for start in range(0, len(items), size)]
-    try:
-        tasks = Tasks(len(runs))
-    except OSError:  # no queue for the children: this process does it all
-        return [function(item) for item in items]
-    with tasks:
-        done = share_out_work([functools.partial(_map_runs, function, runs, tasks, pickled=number > 0) for number in range(jobs)])
+    tasks = Tasks(len(runs))
+    done = share_out_work([functools.partial(_map_runs, function, runs, tasks, pickled=number > 0) for number in range(jobs)])
     mapped: list[list[Result]] = [[] for _ in runs]
     for share in done:
         for number, results in share:
             mapped[number] = pickle.loads(results) if isinstance(results, bytes) else results
     return [result for results in mapped for result in results]
-
-
-RUNS_A_PROCESS = 16  # runs of items a map_in_forks makes for each process: the last taken are short
 
 
 def _map_runs(function: Callable[[Item], Result], runs: Sequence[Sequence[Item]], tasks: Tasks, pickled: bool) -> list[tuple[int, list[Result] | bytes]]:
@@ -63,44 +66,34 @@ def _map_runs(function: Callable[[Item], Result], runs: Sequence[Sequence[Item]]
 class Tasks:
     """The numbers 0 to count - 1, each taken once by whichever process asks first: a share
     fixed in advance leaves one process idle while another still works (pages differ in
-    cost, and processes aside take a core now and then). The numbers wait in a pipe made
-    before the processes fork; each read takes one whole number, as a pipe's reads do not
-    interleave, and its writing end is closed at once, so an empty pipe reads as its end."""
-
-    SIZE = 4  # bytes a number
-    MOST = 1024  # numbers in all: their 4 KiB fit in any pipe's buffer (one page, the least Linux gives a pipe)
+    cost, and processes aside take a core now and then). The next number is a counter in
+    shared memory, made before the processes fork."""
 
     def __init__(self, count: int):
-        """OSError when the pipe cannot hold them all (its writer would wait for a reader)."""
-        if not 0 <= count <= self.MOST:
-            raise ValueError(f"between 0 and {self.MOST} tasks, not {count}")
-        numbers = b"".join(number.to_bytes(self.SIZE, "little") for number in range(count))
-        self._reader, writer = os.pipe()
-        try:
-            os.set_blocking(writer, False)
-            if numbers and os.write(writer, numbers) != len(numbers):
-                raise OSError("a pipe too small for the tasks")
-        except OSError:
-            os.close(self._reader)
-            raise
-        finally:
-            os.close(writer)
-
-    def __enter__(self) -> Tasks:
-        return self
-
-    def __exit__(self, *exc_info) -> None:
-        os.close(self._reader)
+        self.count = count
+        self._next = FORK.Value("q", 0) if FORK is not None else None
 
     def __iter__(self) -> Iterator[int]:
         """The numbers this process takes, until none is left."""
-        while len(data := os.read(self._reader, self.SIZE)) == self.SIZE:
-            yield int.from_bytes(data, "little")
+        if self._next is None:
+            yield from range(self.count)
+            return
+        while (number := self._take()) is not None:
+            yield number
+
+    def _take(self) -> int | None:
+        with self._next.get_lock():
+            number = self._next.value
+            if number >= self.count:
+                return None
+            self._next.value = number + 1
+            return number
 
     def drain(self) -> None:
         """Take every number left, so that the other processes stop after the one they have."""
-        for _ in self:
-            pass
+        if self._next is not None:
+            with self._next.get_lock():
+                self._next.value = self.count
 
 
 def share_out_work(works: Sequence[Callable[[], Result]]) -> list[Result]:
@@ -111,9 +104,6 @@ def share_out_work(works: Sequence[Callable[[], Result]]) -> list[Result]:
     with Aside(works[1:]) as aside:
         first = works[0]()
         return [first, *aside.results()]
-
-
-BACKGROUND_NICENESS = 10  # a background child's: it takes a core the build's own chain of work leaves free
 
 
 class Aside:
@@ -127,12 +117,12 @@ class Aside:
 
     def __init__(self, works: Sequence[Callable[[], Result]], jobs: int = 2, background: bool = False):
         self._works = list(works)
-        self._children: list[tuple[int, int]] = []
-        if jobs > 1 and hasattr(os, "fork") and self._works:
+        self._children: list[tuple[multiprocessing.process.BaseProcess, multiprocessing.connection.Connection]] = []
+        if can_fork(jobs) and self._works:
             frozen = gc.get_freeze_count()  # the build's model, frozen already (CollectorSpared): it stays so
             gc.freeze()  # keep the collector off the shared objects, so children copy fewer pages
             try:
-                self._children = [_fork(work, background) for work in self._works]
+                self._children = [_start(work, background) for work in self._works]
             finally:
                 if not frozen:
                     gc.unfreeze()
@@ -141,13 +131,10 @@ class Aside:
         return self
 
     def __exit__(self, *exc_info) -> None:
-        for pid, reader in self._children:
-            os.close(reader)
-            try:
-                os.kill(pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
-            os.waitpid(pid, 0)
+        for process, reader in self._children:
+            reader.close()
+            process.terminate()
+            process.join()
         self._children = []
 
     def results(self) -> list:
@@ -156,11 +143,13 @@ class Aside:
             return [work() for work in self._works]
         children, self._children = self._children, []
         results, failure = [], None
-        for pid, reader in children:
-            with os.fdopen(reader, "rb") as stream:
-                data = stream.read()
-            os.waitpid(pid, 0)
-            outcome = pickle.loads(data) if data else RuntimeError("a worker process stopped without a result")
+        for process, reader in children:
+            try:
+                outcome = reader.recv()
+            except EOFError:
+                outcome = RuntimeError("a worker process stopped without a result")
+            reader.close()
+            process.join()
             if isinstance(outcome, BaseException):
                 failure = failure or outcome
             results.append(outcome)
@@ -169,30 +158,29 @@ class Aside:
         return results
 
 
-def _fork(work: Callable[[], object], background: bool = False) -> tuple[int, int]:
-    reader, sender = os.pipe()
-    pid = os.fork()
-    if pid:
-        os.close(sender)
-        return pid, reader
-    os.close(reader)
-    status = 1
+def _start(work: Callable[[], object], background: bool):
+    """A forked child doing the work, and the end of the pipe its outcome comes back through."""
+    reader, sender = FORK.Pipe(duplex=False)
+    process = FORK.Process(target=_do, args=(work, sender, background))
+    process.start()
+    sender.close()
+    return process, reader
+
+
+def _do(work: Callable[[], object], sender, background: bool) -> None:
+    """In the child: the work's outcome (its result, or the failure) sent to the parent."""
+    if background:
+        with contextlib.suppress(OSError):
+            os.nice(BACKGROUND_NICENESS)
+        gc.disable()  # it ends soon, and makes no garbage of cycles: keeping the model made 130 collections, a fifth of its time
     try:
-        if background:
-            with contextlib.suppress(OSError):
-                os.nice(BACKGROUND_NICENESS)
-            gc.disable()  # it ends soon, and makes no garbage of cycles: keeping the model made 130 collections, a fifth of its time
-        try:
-            outcome: object = work()
-        except (ContentError, OSError) as error:
-            outcome = error
-        except Exception as error:  # sent back as text: the parent says what went wrong
-            outcome = RuntimeError(f"a worker process failed: {type(error).__name__}: {error}")
-        with os.fdopen(sender, "wb") as stream:
-            pickle.dump(outcome, stream)
-        status = 0
-    finally:
-        os._exit(status)
+        outcome: object = work()
+    except (ContentError, OSError) as error:
+        outcome = error
+    except Exception as error:  # sent back as text: the parent says what went wrong
+        outcome = RuntimeError(f"a worker process failed: {type(error).__name__}: {error}")
+    sender.send(outcome)
+    sender.close()
 
 
 class CollectorSpared:

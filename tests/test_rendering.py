@@ -19,13 +19,12 @@ def todo(count: int) -> list[Render]:
 
 
 def test_batches_hold_every_page_once_each_work_group_whole_and_the_largest_come_first():
-    for most in (4096, 10, 8):
-        batches = batches_of(todo(500), most)
-        paths = [item.page.path for batch in batches for item in batch]
-        assert sorted(paths) == sorted(item.page.path for item in todo(500))
-        assert len(batches) <= most and [len(b) for b in batches] == sorted((len(b) for b in batches), reverse=True)
-        for group in {item.page.work_group for item in todo(500)} - {""}:
-            assert sum(any(item.page.work_group == group for item in batch) for batch in batches) == 1
+    batches = batches_of(todo(500))
+    paths = [item.page.path for batch in batches for item in batch]
+    assert sorted(paths) == sorted(item.page.path for item in todo(500))
+    assert [len(b) for b in batches] == sorted((len(b) for b in batches), reverse=True)
+    for group in {item.page.work_group for item in todo(500)} - {""}:
+        assert sum(any(item.page.work_group == group for item in batch) for batch in batches) == 1
     assert max(len(batch) for batch in batches_of(todo(500)) if not batch[0].page.work_group) <= 16  # pages of no group: small batches
 
 
@@ -54,28 +53,6 @@ def test_a_language_s_term_pages_are_rendered_by_one_process_and_a_topic_s_quest
         assert {page.template for page in pages if page.work_group == f"{language}/{min(topics)}"} == {"question.html", "practice.html"}
 
 
-def test_without_a_queue_for_the_workers_one_process_renders_everything(tmp_path, monkeypatch):
-    from conftest import SAMPLE_CONTENT
-
-    from studysite import pipeline
-    from studysite.render import batch
-
-    def build(out):
-        pipeline.build(pipeline.Options(content_dir=SAMPLE_CONTENT, out_dir=out, search=False, jobs=2))
-        return {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file() and p.name != ".studysite"}
-
-    monkeypatch.setenv("STUDYSITE_CACHE_DIR", str(tmp_path / "cache-a"))
-    shared = build(tmp_path / "shared")
-
-    class NoQueue(batch.Tasks):
-        def __init__(self, count: int):
-            raise OSError("a pipe too small for the tasks")
-
-    monkeypatch.setattr(batch, "Tasks", NoQueue)
-    monkeypatch.setenv("STUDYSITE_CACHE_DIR", str(tmp_path / "cache-b"))
-    assert build(tmp_path / "alone") == shared
-
-
 def test_a_worker_that_fails_takes_what_is_left_so_the_others_stop_soon():
     parent = os.getpid()
     done: list[int] = []
@@ -93,7 +70,8 @@ def test_a_worker_that_fails_takes_what_is_left_so_the_others_stop_soon():
         return SimpleNamespace(written={}, inputs={}, changed=0)
 
     works = [work(number) for number in range(200)]
-    with Tasks(len(works)) as tasks, pytest.raises(RuntimeError, match="a template error"):
+    tasks = Tasks(len(works))
+    with pytest.raises(RuntimeError, match="a template error"):
         share_out_work([lambda: _take_works(writer(), works, tasks), lambda: _take_works(writer(), works, tasks)])
     assert len(done) < 100  # the parent stopped soon after the child failed, not at the end of the queue
 

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import heapq
-import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -22,7 +20,7 @@ from studysite.output.write import Manifest, SiteWriter
 from studysite.pages import urls
 from studysite.pages.view_models import Page, View
 from studysite.render.renderer import Renderer
-from studysite.workers import WORTH_A_FORK, Aside, Tasks, share_out_work
+from studysite.workers import WORTH_A_FORK, Aside, Tasks, can_fork, share_out_work
 
 
 def render_pages(
@@ -55,22 +53,17 @@ def render_pages(
         if not writer.reuse(path, key):
             todo.append(Render(page, key, context))
     carried = len(pages) - len(todo)
-    if jobs <= 1 or len(todo) < WORTH_A_FORK or not hasattr(os, "fork"):
+    if not can_fork(jobs) or len(todo) < WORTH_A_FORK:
         _render_alone(writer, renderer, todo, also, progress, carried, spare, jobs)
         return
     renderer.load_templates(item.page for item in todo)
     others = [*also, *(functools.partial(_spare_work, work) for work in spare)]
-    works = [*others, *(functools.partial(_render_here, renderer=renderer, todo=batch) for batch in batches_of(todo, Tasks.MOST - len(others)))]
-    try:
-        tasks = Tasks(len(works))
-    except OSError:  # no queue for the workers: this process does it all
-        _render_alone(writer, renderer, todo, also, progress, carried, spare, jobs)
-        return
-    with tasks:
-        workers = [functools.partial(_take_works, writer, works, tasks) for _ in range(jobs - 1)]
-        mine = functools.partial(_take_works, writer, works, tasks, progress, carried, jobs)  # the workers keep about the same pace
-        for outcome in share_out_work([mine, *workers])[1:]:
-            writer.merge(*outcome)
+    works = [*others, *(functools.partial(_render_here, renderer=renderer, todo=batch) for batch in batches_of(todo))]
+    tasks = Tasks(len(works))
+    workers = [functools.partial(_take_works, writer, works, tasks) for _ in range(jobs - 1)]
+    mine = functools.partial(_take_works, writer, works, tasks, progress, carried, jobs)  # the workers keep about the same pace
+    for outcome in share_out_work([mine, *workers])[1:]:
+        writer.merge(*outcome)
 
 
 def templates_compiled_ahead(renderer: Renderer, pages: list[Page], previous: Manifest) -> list[Callable[[], None]]:
@@ -143,11 +136,11 @@ def _render_here(writer: SiteWriter, renderer: Renderer, todo: list[Render], pro
 BATCH = 16  # pages of no work group taken at once: few enough to even out the processes' ends
 
 
-def batches_of(todo: list[Render], most: int = Tasks.MOST) -> list[list[Render]]:
+def batches_of(todo: list[Render]) -> list[list[Render]]:
     """The pages in batches for the workers to take, each work group (a topic's questions
     and practice page, which show the same linked text; a language's term pages, which
-    read the same questions' sentences) whole in one batch, the largest
-    batches first, so that the last ones taken are small; `most` batches at the most."""
+    read the same questions' sentences) whole in one batch, the largest batches first, so
+    that the last ones taken are small."""
     groups: dict[str, list[Render]] = {}
     alone: list[Render] = []
     for item in todo:
@@ -156,13 +149,6 @@ def batches_of(todo: list[Render], most: int = Tasks.MOST) -> list[list[Render]]
         else:
             alone.append(item)
     batches = [*groups.values(), *(alone[start : start + BATCH] for start in range(0, len(alone), BATCH))]
-    if len(batches) > most:  # a site of very many groups: the smallest two become one, until few enough
-        heap = [(len(batch), index, batch) for index, batch in enumerate(batches)]
-        heapq.heapify(heap)
-        while len(heap) > most:
-            (size, index, smallest), (other, _, next_smallest) = heapq.heappop(heap), heapq.heappop(heap)
-            heapq.heappush(heap, (size + other, index, smallest + next_smallest))
-        batches = [batch for _, _, batch in heap]
     return sorted(batches, key=len, reverse=True)
 
 
