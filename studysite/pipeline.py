@@ -19,7 +19,7 @@ from studysite.i18n import content_po
 from studysite.i18n.locales import load_layered_translations
 from studysite.i18n.status import TranslationStatus, record_blocks
 from studysite.incremental import kept_model
-from studysite.incremental.cache import BuildCache, open_cache, remember_build, template_code_folders, unchanged_build
+from studysite.incremental.cache import BuildCache, memo_of, open_cache, remember_build, status_memos, template_code_folders, unchanged_build
 from studysite.incremental.inputs import Inputs, read_inputs
 from studysite.incremental.kept_model import Model
 from studysite.incremental.page_keys import PageKeys, files_digest, inputs_key, source_digests
@@ -174,7 +174,7 @@ def read_site(
     if model is None:
         model = read_model(options, report, cache, inputs, texts_ready)
     locales, coverage = options.layered("locales"), model.coverage
-    return ReadSite(model, TranslationStatus(model.blocks, model.content, options.content_dir, options.layered("templates"), locales, coverage, cache))
+    return ReadSite(model, TranslationStatus(model.blocks, model.content, options.content_dir, options.layered("templates"), locales, coverage, status_memos(cache)))
 
 
 def model_settings(options: Options, cache: BuildCache) -> str:
@@ -196,10 +196,10 @@ def read_model(options: Options, report: Report, cache: BuildCache | None = None
     catalogs = content_po.site_catalogs(po_catalogs, content.site.languages, report)
     content, coverage = content_po.apply_translations(content, catalogs, report)
     report.raise_if_errors()
-    content_html = convert_texts(content, report, cache, jobs)
+    content_html = convert_texts(content, report, memo_of(cache, "markdown"), jobs)
     if texts_ready is not None:
         texts_ready(content, content_html)
-    graph = build_graph(content, content_html, jobs, cache)
+    graph = build_graph(content, content_html, jobs, memo_of(cache, "found"))
     blocks, sources = record_blocks(readings, content), source_digests(content, graph)
     return Model(content, content_html, graph, blocks, coverage, catalogs, supplied, tuple(report.diagnostics), sources)
 

@@ -67,8 +67,8 @@ def test_markdown_is_converted_once_and_then_read_from_the_cache(monkeypatch):
     original = markdown.Markdown.convert
     monkeypatch.setattr(markdown.Markdown, "convert", lambda self, text: calls.append(text) or original(self, text))
     cache = build_cache.BuildCache(stamp="x")
-    first = MarkdownConverter(cache=cache).block("Een **GPU** rekent (`nvidia-smi`).")  # code: beyond plainmarkdown's subset
-    again = MarkdownConverter(cache=cache).block("Een **GPU** rekent (`nvidia-smi`).")
+    first = MarkdownConverter(memo=cache.memo("markdown")).block("Een **GPU** rekent (`nvidia-smi`).")  # code: beyond plainmarkdown's subset
+    again = MarkdownConverter(memo=cache.memo("markdown")).block("Een **GPU** rekent (`nvidia-smi`).")
     assert first == again == "<p>Een <strong>GPU</strong> rekent (<code>nvidia-smi</code>).</p>"
     assert len(calls) == 1
 

@@ -150,7 +150,7 @@ def test_a_damaged_history_in_the_cache_is_not_trusted(make_content):
     committed_twice(content)
     options = pipeline.Options(content_dir=content)
     for history in ({"head": "x", "revised": 5, "files": []}, {"files": {"glossary/gpu.yaml": {"key": "k", "outdated": []}}}):
-        cache = BuildCache(None, history=history)
+        cache = BuildCache(None, history={"git": history})
         fr = pipeline.load(options, Report(), cache).statuses.of("fr")
         assert [ref.id for ref in fr.outdated] == ["gpu"]
-        assert "fr" in cache.history["files"]["glossary/gpu.yaml"]["outdated"]  # replaced by what git says
+        assert "fr" in cache.history["git"]["files"]["glossary/gpu.yaml"]["outdated"]  # replaced by what git says

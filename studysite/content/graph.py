@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from studysite.content.model import Content, Record
-from studysite.incremental.cache import BuildCache, text_key
+from studysite.memo import NO_MEMO, Memo
 from studysite.text.linking import Mention, TermMatcher, separator_for
 from studysite.text.markup import ContentHtml
 from studysite.workers import map_in_forks
@@ -100,9 +100,9 @@ def build_matchers(content: Content) -> dict[str, TermMatcher]:
     return matchers
 
 
-def build_graph(content: Content, content_html: ContentHtml, jobs: int = 1, cache: BuildCache | None = None) -> Graph:
+def build_graph(content: Content, content_html: ContentHtml, jobs: int = 1, memo: Memo = NO_MEMO) -> Graph:
     matchers = build_matchers(content)
-    found, mentions = find_terms(matchers, content_html, jobs, cache)
+    found, mentions = find_terms(matchers, content_html, jobs, memo)
 
     def found_terms(question_id: str, lang: str) -> set[str]:
         return found.get((question_id, lang), set())
@@ -115,14 +115,14 @@ def build_graph(content: Content, content_html: ContentHtml, jobs: int = 1, cach
 
 
 def find_terms(
-    matchers: Mapping[str, TermMatcher], content_html: ContentHtml, jobs: int, cache: BuildCache | None
+    matchers: Mapping[str, TermMatcher], content_html: ContentHtml, jobs: int, memo: Memo = NO_MEMO
 ) -> tuple[dict[tuple[str, str], set[str]], dict[tuple[str, str], tuple[Mention, ...]]]:
     """The terms each question's text names, by (question id, language of the text): from
-    the cache when neither the text nor the names changed, else found by jobs processes;
+    the memo when neither the text nor the names changed, else found by jobs processes;
     and for the texts looked through, where each term is first named (for linking them)."""
     names = {lang: hashlib.sha256(repr(sorted(matcher.names.items())).encode()).hexdigest() for lang, matcher in matchers.items()}
-    keys = {key: text_key(names[key[1]], "\0".join(content_html.question_fragments(*key))) for key in content_html.questions if key[1] in matchers}
-    found = {key: cache.found_terms(digest) if cache is not None else None for key, digest in keys.items()}
+    keys = {key: _found_key(names[key[1]], content_html.question_fragments(*key)) for key in content_html.questions if key[1] in matchers}
+    found = {key: _as_set(memo.get(digest)) for key, digest in keys.items()}
     missing = [key for key, terms in found.items() if terms is None]
     mentions = {}
 
@@ -133,9 +133,17 @@ def find_terms(
         found[key] = terms
         if first is not None:
             mentions[key] = first
-        if cache is not None:
-            cache.put_found_terms(keys[key], terms)
+        memo.put(keys[key], sorted(terms))
     return found, mentions  # type: ignore[return-value]
+
+
+def _found_key(names: str, fragments: tuple[str, ...]) -> str:
+    """The key in a memo of the terms found in a question's text: the text and the names looked for."""
+    return hashlib.sha256(f"{names}\0{chr(0).join(fragments)}".encode()).hexdigest()[:32]
+
+
+def _as_set(found: object) -> set[str] | None:
+    return None if found is None else set(found)
 
 
 def terms_named(matcher: TermMatcher, fragments: tuple[str, ...]) -> tuple[set[str], tuple[Mention, ...] | None]:

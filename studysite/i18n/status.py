@@ -28,7 +28,7 @@ from studysite.fileio import read_bytes
 from studysite.i18n import catalogs
 from studysite.i18n.content_po import Coverage
 from studysite.i18n.locales import SOURCE_LANGUAGE, catalog_path, merge_catalogs, read_catalog
-from studysite.incremental.cache import BuildCache
+from studysite.memo import NO_MEMO, Memo
 
 UNCOMMITTED = float("inf")
 
@@ -137,14 +137,26 @@ def file_key(head: str, default: str, path: Path, changed: bool) -> str:
     return hashlib.sha256(f"{head}\0{default}\0{data}".encode()).hexdigest()[:32]
 
 
-def outdated_by_git(records: list[RecordBlocks], default: str, content_dir: Path, cache: BuildCache | None) -> dict[str, list[str]]:
+GIT_HISTORY = "git"  # the memo's key of what git said
+
+
+@dataclass(frozen=True)
+class StatusMemos:
+    """What the status remembers between runs: the translations' age by git, and the templates' messages."""
+
+    history: Memo = NO_MEMO
+    ui_messages: Memo = NO_MEMO
+
+
+def outdated_by_git(records: list[RecordBlocks], default: str, content_dir: Path, memo: Memo = NO_MEMO) -> dict[str, list[str]]:
     """File -> the languages whose block git says is older than the default language's.
 
     Only files whose lines can differ in age are blamed (a git process each): those changed
     by more than one commit or since the last. What a blame found is kept in the cache by
-    file_key, so a build at the same commit blames only the files edited since."""
+    file_key in the memo, so a build at the same commit blames only the files edited since."""
     head = (_git(content_dir, "rev-parse", "HEAD") or "").strip()
-    stored = cache.history if cache is not None else {}
+    stored = memo.get(GIT_HISTORY)
+    stored = stored if isinstance(stored, dict) else {}
     revised = stored.get("revised") if head and stored.get("head") == head else None
     if not (isinstance(revised, list) and all(isinstance(path, str) for path in revised)):
         revised = revised_files(content_dir)
@@ -159,8 +171,7 @@ def outdated_by_git(records: list[RecordBlocks], default: str, content_dir: Path
         for path, times in zip(to_blame, pool.map(lambda path: line_times(content_dir / path), to_blame), strict=True):
             if times is not None:  # a blame that failed is tried again next time
                 found[path] = outdated_in_file(times, candidates[path], default)
-    if cache is not None:
-        cache.history = {"head": head, "revised": revised, "files": {path: {"key": keys[path], "outdated": found[path]} for path in found}}
+    memo.put(GIT_HISTORY, {"head": head, "revised": revised, "files": {path: {"key": keys[path], "outdated": found[path]} for path in found}})
     return found
 
 
@@ -187,8 +198,8 @@ def content_status(records: list[RecordBlocks], language: str, coverage: Coverag
     return tuple(missing), tuple(old)
 
 
-def template_message_ids(template_dirs: list[Path], cache: BuildCache | None = None) -> list[str]:
-    """The UI messages of the templates (a plural by its singular), kept in the cache by a
+def template_message_ids(template_dirs: list[Path], memo: Memo = NO_MEMO) -> list[str]:
+    """The UI messages of the templates (a plural by its singular), kept in the memo by a
     digest of the template files."""
     digest = hashlib.sha256()
     for folder in template_dirs:
@@ -196,12 +207,12 @@ def template_message_ids(template_dirs: list[Path], cache: BuildCache | None = N
             if path.is_file():
                 digest.update(path.as_posix().encode() + b"\0" + read_bytes(path))
     key = digest.hexdigest()
-    if cache is not None and key in cache.ui_messages:
-        return cache.ui_messages[key]
+    known = memo.get(key)
+    if known is not None:
+        return known
     template = catalogs.extract_from(template_dirs)
     ids = sorted(m.id if isinstance(m.id, str) else m.id[0] for m in template if m.id)
-    if cache is not None:
-        cache.ui_messages = {key: ids}
+    memo.put(key, ids)
     return ids
 
 
@@ -248,13 +259,13 @@ class TranslationStatus:
         template_dirs: list[Path],
         locales: list[Path],
         coverage: Mapping[str, Coverage] | None = None,
-        cache: BuildCache | None = None,
+        memos: StatusMemos | None = None,
     ):
         self.records = records
         self.languages = content.site.languages
         self.content_dir, self.template_dirs, self.locales = content_dir, template_dirs, locales
         self.coverage = coverage or {}  # what content.po translated (i18n/content_po.py)
-        self.cache = cache  # where the git work is kept between runs
+        self.memos = memos or StatusMemos()  # where the git work and the templates' messages are kept between runs
         self._statuses: dict[str, LanguageStatus] | None = None
 
     def of(self, language: str) -> LanguageStatus:
@@ -265,9 +276,9 @@ class TranslationStatus:
 
     def _work_out(self) -> dict[str, LanguageStatus]:
         if self._statuses is None:
-            default, template = self.languages[0], template_message_ids(self.template_dirs, self.cache)
+            default, template = self.languages[0], template_message_ids(self.template_dirs, self.memos.ui_messages)
             git_checked = in_git_work_tree(self.content_dir)
-            outdated = outdated_by_git(self.records, default, self.content_dir, self.cache) if git_checked else {}
+            outdated = outdated_by_git(self.records, default, self.content_dir, self.memos.history) if git_checked else {}
             self._statuses = {}
             for language in self.languages:
                 missing, old = content_status(self.records, language, self.coverage.get(language, Coverage()), outdated)

@@ -32,13 +32,13 @@ import io
 import os
 import pickle
 import shutil
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from studysite.diagnostics import Report, diagnostics_from_json, diagnostics_to_json
 from studysite.fileio import files_below, read_bytes
+from studysite.i18n.status import StatusMemos
 from studysite.incremental.checked_files import (
     PROTOCOL,
     UNPICKLING_ERRORS,
@@ -50,6 +50,7 @@ from studysite.incremental.checked_files import (
     save_checked,
     write_checked,
 )
+from studysite.memo import NO_MEMO, Memo
 from studysite.output.write import MARKER, manifest_of
 
 SAVED = ("markdown", "history", "found", "ui_messages", "signatures")  # the parts of a BuildCache kept in its file (the readings: in one of their own)
@@ -76,10 +77,6 @@ def code_stamp() -> str:
     return digest.hexdigest()
 
 
-def text_key(kind: str, text: str) -> str:
-    return hashlib.sha256(f"{kind}\0{text}".encode()).hexdigest()[:32]
-
-
 @dataclass
 class BuildCache:
     """Converted Markdown, found terms and the record of previous builds; `path` None keeps it in memory only."""
@@ -99,40 +96,11 @@ class BuildCache:
     _readings_taken: bool = False  # whether the readings' file was read (all_readings)
     _keep_unused: bool = False
 
-    def text(self, kind: str, text: str, convert: Callable[[str], str]) -> str:
-        """convert(text), from the cache when this text was converted before."""
-        key = text_key(kind, text)
-        self._used.add(key)
-        html = self.markdown.get(key)
-        if html is None:
-            html = self.markdown[key] = convert(text)
-        return html
-
-    def has(self, kind: str, text: str) -> bool:
-        return text_key(kind, text) in self.markdown
-
-    def mark(self) -> CacheMark:
-        """Where the cache stands now, for added_since: work done in a forked process,
-        whose cache is a copy of this one, tells the parent's what it added."""
-        return CacheMark(frozenset(self.markdown), frozenset(self._used))
-
-    def added_since(self, mark: CacheMark) -> CacheAdded:
-        return CacheAdded({key: self.markdown[key] for key in self.markdown.keys() - mark.markdown}, self._used - mark.used)
-
-    def take(self, added: CacheAdded) -> None:
-        """What work in another process added to its copy of this cache."""
-        self.markdown.update(added.markdown)
-        self._used |= added.used
-
-    def found_terms(self, key: str) -> set[str] | None:
-        """The terms found in a text before, by a digest of the text and the names looked for."""
-        self._used.add(key)
-        found = self.found.get(key)
-        return None if found is None else set(found)
-
-    def put_found_terms(self, key: str, terms: set[str]) -> None:
-        self._used.add(key)
-        self.found[key] = sorted(terms)
+    def memo(self, part: str) -> StoreMemo:
+        """The memo of a stage (memo.py) kept in one part of this cache: markdown (the HTML
+        of content text), found (the terms a question's text names), history (the age of
+        translations by git) or ui_messages (the templates' messages)."""
+        return StoreMemo(getattr(self, part), self._used)
 
     def reading(self, key: str) -> object | None:
         """The reading of a content file kept under key; unpickled anew for each build (it
@@ -173,6 +141,8 @@ class BuildCache:
         if self._used and not self._keep_unused:
             self.markdown = {key: html for key, html in self.markdown.items() if key in self._used}
             self.found = {key: terms for key, terms in self.found.items() if key in self._used}
+            self.history = {key: value for key, value in self.history.items() if key in self._used}
+            self.ui_messages = {key: ids for key, ids in self.ui_messages.items() if key in self._used}
             self.readings = {key: reading for key, reading in self.readings.items() if key in self._used}
         if self.path is not None:
             remove_temporary_files(self.path)
@@ -198,18 +168,31 @@ class BuildCache:
             pickle.dump((key, reading if isinstance(reading, bytes) else pickle.dumps(reading, protocol=PROTOCOL)), digesting, protocol=PROTOCOL)
 
 
-@dataclass(frozen=True)
-class CacheMark:
-    markdown: frozenset[str]
-    used: frozenset[str]
+def memo_of(cache: BuildCache | None, part: str) -> Memo:
+    """The memo of a stage in the cache's part; with no cache, one that remembers nothing."""
+    return cache.memo(part) if cache is not None else NO_MEMO
+
+
+def status_memos(cache: BuildCache | None) -> StatusMemos:
+    """What the translation status remembers between runs, in the cache."""
+    return StatusMemos(memo_of(cache, "history"), memo_of(cache, "ui_messages"))
 
 
 @dataclass(frozen=True)
-class CacheAdded:
-    """The converted texts a cache gained, and the keys it used, since a mark."""
+class StoreMemo:
+    """A memo over one part of a cache: each key asked or put counts as used, and the
+    cache keeps, when saved, what the build used."""
 
-    markdown: dict[str, str]
+    store: dict
     used: set[str]
+
+    def get(self, key: str) -> object | None:
+        self.used.add(key)
+        return self.store.get(key)
+
+    def put(self, key: str, value: object) -> None:
+        self.used.add(key)
+        self.store[key] = value
 
 
 # The classes a cache file may hold, beside plain data: a reading's (incremental/readings.py).

@@ -40,7 +40,7 @@ from studysite.diagnostics import Diagnostic, Report
 from studysite.i18n import content_po
 from studysite.i18n.content_po import ContentCatalog, Coverage
 from studysite.i18n.status import RecordBlocks
-from studysite.incremental.cache import ALLOWED, BuildCache, cache_folder, site_name
+from studysite.incremental.cache import ALLOWED, BuildCache, cache_folder, memo_of, site_name
 from studysite.incremental.checked_files import checked_values, load_checked, read_checked, remove_temporary_files, save_checked
 from studysite.incremental.inputs import Inputs
 from studysite.incremental.page_keys import PageKeys, digests_after_edit
@@ -333,7 +333,7 @@ def with_texts_again(content: Content, content_html: ContentHtml, graph: Graph, 
     """(content, content_html, the edited records by kind) with the edited records and their
     text converted anew; None when their text names other terms than the graph has."""
     changes = _records_by_kind(edited)
-    edited_html = convert_texts(_content_of(content, changes), report, cache)
+    edited_html = convert_texts(_content_of(content, changes), report, memo_of(cache, "markdown"))
     if not _same_terms_found(graph, changes.get("questions", {}), edited_html):
         return None
     return *_with_records(content, content_html, changes, edited_html), changes

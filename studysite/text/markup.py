@@ -14,8 +14,8 @@ then decorative) and a warning.
 from __future__ import annotations
 
 import functools
+import hashlib
 import html
-import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -26,10 +26,10 @@ import nh3
 
 from studysite.content.model import Content
 from studysite.diagnostics import Location, Report
-from studysite.incremental.cache import BuildCache
+from studysite.memo import NO_MEMO, Memo, Recorded, replay
 from studysite.text import plain_markdown
 from studysite.text.texmath import TexError, has_math, protect_math
-from studysite.workers import share_out_work
+from studysite.workers import can_fork, share_out_work
 
 BLOCK_TAGS = {"p", "br", "hr", "ul", "ol", "li", "blockquote", "pre", "dl", "dt", "dd", "table", "thead", "tbody", "tr", "th", "td", "h3", "h4", "h5", "h6"}
 INLINE_TAGS = {"a", "abbr", "b", "code", "del", "em", "i", "kbd", "mark", "q", "s", "strong", "sub", "sup", "img"}
@@ -86,15 +86,15 @@ class MarkdownConverter:
     Problems in the text (TeX that cannot be converted, an image without alt text) go to
     the report, located in the file named by `source`; without a report they raise. The
     cache keeps the Markdown-and-sanitiser step only: math and the checks of _finish run
-    on every build, so their diagnostics are never lost to a cache hit."""
+    on every build, so their diagnostics are never lost to a memo's hit."""
 
-    def __init__(self, report: Report | None = None, cache: BuildCache | None = None, misses_allowed: int | None = None) -> None:
+    def __init__(self, report: Report | None = None, memo: Memo = NO_MEMO, misses_allowed: int | None = None) -> None:
         self._parsers: dict[frozenset[str], markdown.Markdown] = {}
         self.report = report
         self.source = ""  # path of the content file whose text is being converted
         self._math: list[str] = []
-        self._cache = cache
-        self._misses_allowed = misses_allowed  # when a number: how many texts the cache may lack (then _TooManyMisses)
+        self._memo = memo  # the sanitised HTML of texts converted before, by text_key
+        self._misses_allowed = misses_allowed  # when a number: how many texts the memo may lack (then _TooManyMisses)
 
     def _convert(self, text: str) -> str:
         """Python-Markdown's HTML for a text, from a parser without the inline patterns
@@ -109,13 +109,16 @@ class MarkdownConverter:
         return parser.reset().convert(text)
 
     def _cached(self, kind: str, text: str, convert) -> str:
-        if self._cache is None:
-            return convert(text)
-        if self._misses_allowed is not None and not self._cache.has(kind, text):
-            if not self._misses_allowed:
-                raise _TooManyMisses
-            self._misses_allowed -= 1
-        return self._cache.text(kind, text, convert)
+        key = text_key(kind, text)
+        html = self._memo.get(key)
+        if html is None:
+            if self._misses_allowed is not None:
+                if not self._misses_allowed:
+                    raise _TooManyMisses
+                self._misses_allowed -= 1
+            html = convert(text)
+            self._memo.put(key, html)
+        return html
 
     def block(self, text: str) -> str:
         """Block Markdown (paragraphs, lists, code...) to sanitised HTML."""
@@ -280,37 +283,41 @@ MISSES_DONE_HERE = 64  # a rebuild's few new texts are converted in this process
 RECORDS_WORTH_SHARING = 500  # a site of fewer records has them converted in this process, unless many texts are new
 
 
-def convert_texts(content: Content, report: Report | None = None, cache: BuildCache | None = None, jobs: int = 1) -> ContentHtml:
+def text_key(kind: str, text: str) -> str:
+    """The key of a text's HTML in a memo."""
+    return hashlib.sha256(f"{kind}\0{text}".encode()).hexdigest()[:32]
+
+
+def convert_texts(content: Content, report: Report | None = None, memo: Memo = NO_MEMO, jobs: int = 1) -> ContentHtml:
     """The text of every record, in every site language it is written in, as sanitised HTML;
     problems in the text go to the report (without one, TeX that cannot be converted raises).
     With a report and jobs > 1, the records are converted in jobs shares by as many
     processes when there are RECORDS_WORTH_SHARING of them, or when more than
-    MISSES_DONE_HERE of their texts are not in the cache."""
-    if jobs <= 1 or report is None or not hasattr(os, "fork"):
-        return _convert_texts(MarkdownConverter(report, cache), content)
+    MISSES_DONE_HERE of their texts are not in the memo."""
+    if not can_fork(jobs) or report is None:
+        return _convert_texts(MarkdownConverter(report, memo), content)
     if len(content.questions) + len(content.topics) + len(content.terms) + len(content.comparisons) < RECORDS_WORTH_SHARING:
         told = len(report.diagnostics)
         try:
-            return _convert_texts(MarkdownConverter(report, cache, misses_allowed=MISSES_DONE_HERE), content)
+            return _convert_texts(MarkdownConverter(report, memo, misses_allowed=MISSES_DONE_HERE), content)
         except _TooManyMisses:
             del report.diagnostics[told:]  # told again by the shares
-    return _convert_in_shares(content, report, cache, jobs)
+    return _convert_in_shares(content, report, memo, jobs)
 
 
 class _TooManyMisses(Exception):
-    """More texts than MISSES_DONE_HERE are not in the cache."""
+    """More texts than MISSES_DONE_HERE are not in the memo."""
 
 
-def _convert_in_shares(content: Content, report: Report, cache: BuildCache | None, jobs: int) -> ContentHtml:
+def _convert_in_shares(content: Content, report: Report, memo: Memo, jobs: int) -> ContentHtml:
     """The texts converted by jobs processes, each a share of every kind of record, in
-    content order; what each told and added to the cache comes back with its HTML."""
+    content order; what each told and did with its memo comes back with its HTML."""
     done = share_out_work(
-        [functools.partial(_convert_share, share, report.strict, report.source_root, cache, number == 0) for number, share in enumerate(_shares(content, jobs))]
+        [functools.partial(_convert_share, share, report.strict, report.source_root, memo, number == 0) for number, share in enumerate(_shares(content, jobs))]
     )
-    for _, told, added in done:
+    for _, told, news in done:
         report.diagnostics.extend(told)
-        if cache is not None and added is not None:
-            cache.take(added)
+        replay(memo, news)
     parts = [html for html, _, _ in done]
     return ContentHtml(
         questions={key: html for part in parts for key, html in part.questions.items()},
@@ -332,15 +339,12 @@ def _shares(content: Content, count: int) -> list[Content]:
     return [replace(content, **{kind: part(getattr(content, kind), number) for kind in kinds}) for number in range(count)]
 
 
-def _convert_share(content: Content, strict: bool, source_root: Path | None, cache: BuildCache | None, with_site: bool):
-    """A share's HTML (with the site's description in the first), what it told, and what it
-    added to the cache (perhaps in a forked process, whose cache is its own copy)."""
-    report = Report(strict=strict, source_root=source_root)
-    if cache is None:
-        return _convert_texts(MarkdownConverter(report), content, with_site), report.diagnostics, None
-    before = cache.mark()
-    html = _convert_texts(MarkdownConverter(report, cache), content, with_site)
-    return html, report.diagnostics, cache.added_since(before)
+def _convert_share(content: Content, strict: bool, source_root: Path | None, memo: Memo, with_site: bool):
+    """A share's HTML (with the site's description in the first), what it told, and its
+    use of the memo (perhaps in a forked process, whose memo is its own copy)."""
+    report, recorded = Report(strict=strict, source_root=source_root), Recorded(memo)
+    html = _convert_texts(MarkdownConverter(report, recorded), content, with_site)
+    return html, report.diagnostics, recorded.news()
 
 
 def _convert_texts(markup: MarkdownConverter, content: Content, with_site: bool = True) -> ContentHtml:
