@@ -22,7 +22,7 @@ from studysite.incremental import kept_model
 from studysite.incremental.cache import BuildCache, memo_of, open_cache, remember_build, status_memos, template_code_folders, unchanged_build
 from studysite.incremental.inputs import Inputs, read_inputs
 from studysite.incremental.kept_model import Model
-from studysite.incremental.page_keys import PageKeys, files_digest, inputs_key, source_digests
+from studysite.incremental.page_keys import PageKeys, files_digest, inputs_key, pages_to_render, source_digests
 from studysite.incremental.readings import read_content
 from studysite.output import search
 from studysite.output.assets import collect_assets
@@ -174,7 +174,9 @@ def read_site(
     if model is None:
         model = read_model(options, report, cache, inputs, texts_ready)
     locales, coverage = options.layered("locales"), model.coverage
-    return ReadSite(model, TranslationStatus(model.blocks, model.content, options.content_dir, options.layered("templates"), locales, coverage, status_memos(cache)))
+    return ReadSite(
+        model, TranslationStatus(model.blocks, model.content, options.content_dir, options.layered("templates"), locales, coverage, status_memos(cache))
+    )
 
 
 def model_settings(options: Options, cache: BuildCache) -> str:
@@ -323,7 +325,8 @@ def write_site(
     content, previous = loaded.content, writer.previous
     progress = Progress("Rendering pages", len(loaded.pages), started)
     sitemaps = [] if decks is None else [functools.partial(write_sitemaps, renderer=renderer, pages=loaded.pages)]
-    render_pages(writer, renderer, loaded.pages, options.processes, page_keys, progress.show, also=sitemaps, spare=[keep])
+    todo = pages_to_render(loaded.pages, page_keys, writer.reuse)
+    render_pages(writer, renderer, todo, len(loaded.pages) - len(todo), options.processes, progress.show, also=sitemaps, spare=[keep])
     progress.clear()
     for path, data in assets.values():
         writer.write(path, data)

@@ -141,5 +141,5 @@ def test_pages_name_every_record_they_show(tmp_path):
     pages = {p.path: p for p in loaded.pages}
     assert set(pages["nl/questions/q2/"].sources) == {"questions/q2", "topics/basics", "glossary/gpu", "questions/gpu-role", "terms:nl"}
     assert set(pages["nl/glossary/gpu/"].sources) == {"glossary/gpu", "questions/q2", "questions/gpu-role", "topics/basics", "terms:nl", "glossary:nl"}
-    assert pages["nl/questions/q2/"].keyed_by_sources and not pages["nl/"].keyed_by_sources
+    assert pages["nl/questions/q2/"].reads_only_sources and not pages["nl/"].reads_only_sources
     assert set(pages["nl/"].sources) == {"topics/basics"}

@@ -79,7 +79,6 @@ def test_a_worker_that_fails_takes_what_is_left_so_the_others_stop_soon():
 def test_spare_work_is_done_once_by_a_render_worker_or_aside_while_few_pages_are_rendered(tmp_path):
     """The kept model's saving: taken from the render queue when workers render, else done
     by a process aside; either way once, with every page written."""
-    from studysite.incremental.page_keys import PageKeys
     from studysite.output.write import Manifest, SiteWriter
     from studysite.render.batch import render_pages
 
@@ -100,7 +99,7 @@ def test_spare_work_is_done_once_by_a_render_worker_or_aside_while_few_pages_are
         log.write_text("")
         pages = [Page(f"nl/p{n}/", "question.html", "nl", "", lambda: None) for n in range(count)]
         with SiteWriter(tmp_path / f"site-{count}", Manifest()) as writer:
-            render_pages(writer, Echo(), pages, 2, PageKeys("", {}), spare=[spare])
+            render_pages(writer, Echo(), [Render(page) for page in pages], 0, 2, spare=[spare])
             assert len(writer.written) == count
         assert len(log.read_text().split()) == 1
 

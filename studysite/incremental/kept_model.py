@@ -144,7 +144,9 @@ def keep(content_dir: Path, settings: str, inputs: Inputs, model: Model, pages: 
     records, others = fingerprint(content_dir, inputs)
     made_from = MadeFrom(settings, others, records)
     planned = tuple(  # each source's name interned, so pickled once: the pages name the same sources many times over
-        page.but(context=None, sources=tuple(map(sys.intern, page.sources))) if planned_anew is None or index in planned_anew else model.pages[index]
+        dataclasses.replace(page, context=None, sources=tuple(map(sys.intern, page.sources)))
+        if planned_anew is None or index in planned_anew
+        else model.pages[index]
         for index, page in enumerate(pages)
     )
     base = model.base

@@ -10,14 +10,16 @@ questions' titles. Every other page (home, glossary, status...) is keyed by its 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from studysite.content.graph import Graph
 from studysite.content.model import Content, Record
 from studysite.fileio import read_bytes
+from studysite.pages import urls
 from studysite.pages.view_models import Page, View
+from studysite.render.batch import Render
 
 
 def files_digest(code_root: Path, resource_folders: list[Path]) -> str:
@@ -89,11 +91,11 @@ class PageKeys:
 
     def of(self, page: Page, context: View | None) -> str:
         """The page's key: from its sources when it is keyed by them, else from context."""
-        if page.keyed_by_sources and page.path in self.known and self.edited.isdisjoint(page.sources):
+        if page.reads_only_sources and page.path in self.known and self.edited.isdisjoint(page.sources):
             return self.known[page.path]
         versions = (sorted(page.alternates.items()), sorted(page.fallbacks), page.x_default)
         described = (page.path, page.template, page.language, page.title, page.description, versions, page.in_sitemap)
-        if page.keyed_by_sources:  # each source's name, then each one's digest (or "-"): joined, not repr'd, for speed
+        if page.reads_only_sources:  # each source's name, then each one's digest (or "-"): joined, not repr'd, for speed
             get = self.sources.get
             made_of = "\0".join(page.sources) + "\1" + "".join([get(source) or "-" for source in page.sources])
         else:
@@ -102,4 +104,16 @@ class PageKeys:
 
     def of_record_pages(self, pages: list[Page]) -> dict[str, str]:
         """path -> key of every page keyed by its sources (a record page)."""
-        return {page.path: self.of(page, None) for page in pages if page.keyed_by_sources}
+        return {page.path: self.of(page, None) for page in pages if page.reads_only_sources}
+
+
+def pages_to_render(pages: list[Page], keys: PageKeys, reuse: Callable[[str, str], bool]) -> list[Render]:
+    """The pages whose key changed, each with its key (and its view model, when the key was
+    made from it); reuse(path, key) carries each other one over (the writer's)."""
+    todo = []
+    for page in pages:
+        context = None if page.reads_only_sources else page.context()
+        path, key = urls.file_for(page.path), keys.of(page, context)
+        if not reuse(path, key):
+            todo.append(Render(page, key, context))
+    return todo

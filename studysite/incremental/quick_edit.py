@@ -19,7 +19,7 @@ from pathlib import Path
 
 from studysite.diagnostics import Report
 from studysite.incremental.kept_model import Edited, read_again, with_texts_again
-from studysite.incremental.page_keys import PageKeys, digests_after_edit
+from studysite.incremental.page_keys import PageKeys, digests_after_edit, pages_to_render
 from studysite.output.write import FileReplacer
 from studysite.pages import urls
 from studysite.pages.view_models import Page
@@ -87,10 +87,9 @@ class LiveSite:
 
     def _render(self, page: Page, keys: PageKeys, writer: FileReplacer) -> None:
         """Render and write a page, unless its key says it is as it was."""
-        context = None if page.keyed_by_sources else page.context()
-        path, key = urls.file_for(page.path), keys.of(page, context)
-        if writer.inputs.get(path) != key:
-            writer.write(path, render_page(self.built.renderer, page, context if context is not None else page.context()).encode("utf-8"), key)
+        for item in pages_to_render([page], keys, lambda path, key: writer.inputs.get(path) == key):
+            context = item.context if item.context is not None else page.context()
+            writer.write(urls.file_for(page.path), render_page(self.built.renderer, page, context).encode("utf-8"), item.key)
 
     def _pages_showing(self, sources: dict[str, str]) -> list[Page]:
         """The pages that show an edited record (their sources say so): the records' own

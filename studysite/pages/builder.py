@@ -185,7 +185,7 @@ class ViewBuilder(term_page.TermPage, site_pages.SitePages):
             sources,
             description=about,
             fallbacks=fallbacks,
-            keyed_by_sources=True,
+            reads_only_sources=True,
             work_group=work_group,
             record=record_id,
         )
@@ -222,7 +222,7 @@ class ViewBuilder(term_page.TermPage, site_pages.SitePages):
         for index, page in enumerate(kept):
             again = own.get(page.path)
             if again is None and edited.isdisjoint(page.sources):
-                pages.append(page.but(context=partial(self._context_again, page)))
+                pages.append(replace(page, context=partial(self._context_again, page)))
             else:
                 pages.append(again or self.page_again(page))
                 anew.append(index)
@@ -236,7 +236,7 @@ class ViewBuilder(term_page.TermPage, site_pages.SitePages):
         return [self.home(lg), self.glossary(lg), self.search(lg), self.status(lg), self.review(lg), self.downloads(lg), self.offline_page(lg)]
 
     def _described(self, page: Page) -> Page:
-        return page if page.description else page.but(description=self.site_description(page.language))
+        return page if page.description else replace(page, description=self.site_description(page.language))
 
     def page_again(self, page: Page) -> Page:
         """A page of pages() that shows records, planned anew from this builder's content; for
@@ -351,7 +351,7 @@ class ViewBuilder(term_page.TermPage, site_pages.SitePages):
         title = self.topic_link(lg, topic_id).label
         path = urls.record("practice", language, topic_id)
         group = f"{language}/{topic_id}"
-        return Page(path, "practice.html", language, title, view, alternates, sources, keyed_by_sources=True, work_group=group, record=topic_id)
+        return Page(path, "practice.html", language, title, view, alternates, sources, reads_only_sources=True, work_group=group, record=topic_id)
 
     def term(self, lg: LanguageGraph, term_id: str) -> Page:
         language, text_lang = lg.edition.language, lg.edition.terms[term_id]

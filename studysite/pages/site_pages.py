@@ -114,7 +114,7 @@ class SitePages:
             partial(self._review_view, lg),
             self._every_language(urls.review),
             sources,
-            keyed_by_sources=True,
+            reads_only_sources=True,
         )
 
     def _review_view(self, lg: LanguageGraph) -> ReviewView:

@@ -46,18 +46,9 @@ class Page:
     x_default: str | None = None  # the x-default alternate; the default language's version if None
     description: str = ""  # the meta description: the record's own text, else the site's description
     fallbacks: frozenset[str] = frozenset()  # languages whose version shows another language's text
-    keyed_by_sources: bool = False  # its view model reads nothing but its sources and the site
+    reads_only_sources: bool = False  # its view model reads nothing but its sources and the site
     work_group: str = ""  # pages that share work (a topic's questions and its practice page; a language's term pages) are rendered by one process
     record: str = ""  # a record page's record (a practice page's topic): the id it is planned again by
-
-    def but(self, **changes: Any) -> Page:
-        """The page with these fields changed: dataclasses.replace, which would run __init__
-        again (a rebuild copies every page of the site: 3 us a page with it, 0.4 without)."""
-        if not changes.keys() <= self.__dict__.keys():
-            raise TypeError(f"Page has no field {sorted(changes.keys() - self.__dict__.keys())}")
-        page = object.__new__(Page)
-        page.__dict__.update(self.__dict__, **changes)
-        return page
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,6 @@ import jinja2
 
 from studysite.diagnostics import ContentError, Diagnostic, Location, Severity
 from studysite.i18n.locales import shown_path
-from studysite.incremental.page_keys import PageKeys
 from studysite.output.write import Manifest, SiteWriter
 from studysite.pages import urls
 from studysite.pages.view_models import Page, View
@@ -26,17 +25,17 @@ from studysite.workers import WORTH_A_FORK, Aside, Tasks, can_fork, share_out_wo
 def render_pages(
     writer: SiteWriter,
     renderer: Renderer,
-    pages: list[Page],
+    todo: list[Render],
+    carried: int,
     jobs: int,
-    keys: PageKeys,
     progress: Callable[[int], None] | None = None,
     also: Sequence[Callable[[SiteWriter], None]] = (),
     spare: Sequence[Callable[[], None]] = (),
 ) -> None:
-    """Render and write every page whose inputs changed since the previous build; the others
-    are carried over. also: other files' writing (the sitemaps), each given the writer, done
-    alongside. With jobs > 1 and many pages to render, forked workers and this process take
-    the writings and batches of pages in turn, each as it is free.
+    """Render and write the pages to do (the other `carried` pages of the site are carried
+    over as they were). also: other files' writing (the sitemaps), each given the writer,
+    done alongside. With jobs > 1 and many pages to render, forked workers and this process
+    take the writings and batches of pages in turn, each as it is free.
 
     spare: work that writes nothing of the site (saving the kept model), taken like the
     writings when workers render, else done by processes aside meanwhile: a fork of its
@@ -46,13 +45,6 @@ def render_pages(
 
     Page paths were checked unique in phase one, so workers write side by side into the
     temporary folder and send back what they wrote; the first failure stops the build."""
-    todo = []
-    for page in pages:
-        context = None if page.keyed_by_sources else page.context()
-        path, key = urls.file_for(page.path), keys.of(page, context)
-        if not writer.reuse(path, key):
-            todo.append(Render(page, key, context))
-    carried = len(pages) - len(todo)
     if not can_fork(jobs) or len(todo) < WORTH_A_FORK:
         _render_alone(writer, renderer, todo, also, progress, carried, spare, jobs)
         return
@@ -96,11 +88,11 @@ def write_sitemaps(writer: SiteWriter, renderer: Renderer, pages: list[Page]) ->
 
 @dataclass(frozen=True)
 class Render:
-    """A page to render: its key changed."""
+    """A page to render, with the key the writer records it by."""
 
     page: Page
-    key: str
-    context: View | None  # made already for the key, or to be made
+    key: str = ""
+    context: View | None = None  # made already, or to be made
 
 
 def _render_alone(
