@@ -7,14 +7,13 @@ import signal
 import sys
 from pathlib import Path
 
-from studysite import pipeline
+from studysite import pipeline, urls
 from studysite.diagnostics import ContentError, Report, built_summary, plural, print_failure, print_report
 from studysite.i18n import catalogs
 from studysite.i18n.status import format_status
 from studysite.incremental.cache import open_cache
 from studysite.output.search import SearchIndexError
 from studysite.output.write import OutputError
-from studysite.pages import urls
 
 # 3: the system refused (the output folder could not be written: a full disk, no permission;
 # or serve's port is taken). Kept apart from 1, so a script can tell a content mistake from it.

@@ -9,6 +9,7 @@ folder per page.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 _READ = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 _NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
@@ -59,3 +60,11 @@ def files_below(folder: str | os.PathLike) -> set[str]:
                 elif not entry.is_symlink():
                     folders.append((entry.path, f"{prefix}{entry.name}/"))
     return found
+
+
+def shown_path(path: Path) -> str:
+    """A path as a user would type it: relative to the working folder when inside it."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()

@@ -11,13 +11,15 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
+from studysite import urls
 from studysite.content.graph import Graph, build_graph
+from studysite.content.html import ContentHtml, convert_texts
 from studysite.content.model import Content
 from studysite.content.validate import content_of
 from studysite.diagnostics import Location, Report
 from studysite.i18n import content_po
-from studysite.i18n.locales import load_layered_translations
 from studysite.i18n.status import TranslationStatus, record_blocks
+from studysite.i18n.ui_catalogs import load_layered_translations
 from studysite.incremental import kept_model
 from studysite.incremental.cache import BuildCache, memo_of, open_cache, remember_build, status_memos, template_code_folders, unchanged_build
 from studysite.incremental.inputs import Inputs, read_inputs
@@ -27,7 +29,6 @@ from studysite.incremental.readings import read_content
 from studysite.output import search
 from studysite.output.assets import collect_assets
 from studysite.output.write import Manifest, SiteWriter, check_output_folder
-from studysite.pages import urls
 from studysite.pages.builder import ViewBuilder
 from studysite.pages.view_models import Page
 from studysite.progress import Progress
@@ -35,7 +36,7 @@ from studysite.render.batch import SITEMAP_FILE, render_pages, templates_compile
 from studysite.render.environment import make_environment
 from studysite.render.renderer import Renderer, SiteInfo
 from studysite.study import anki, offline
-from studysite.text.markup import ContentHtml, convert_texts, plain_text
+from studysite.text.markup import plain_text
 from studysite.workers import Aside, CollectorSpared
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
@@ -93,7 +94,7 @@ class LoadedSite:
 
 @dataclass(frozen=True)
 class BuiltSite:
-    """What a build made, for serve to apply edits to (incremental/quick_edit.py): the model, the
+    """What a build made, for serve to apply edits to (serve/quick_edit.py): the model, the
     renderer, the page keys and the output's manifest."""
 
     options: Options

@@ -10,7 +10,8 @@ from conftest import ROOT, run_cli
 
 from studysite.diagnostics import Report
 from studysite.i18n.catalogs import extract_from
-from studysite.i18n.locales import catalog_path, is_translated, load_layered_translations, parse_locale
+from studysite.i18n.ui_catalogs import catalog_path, is_translated, load_layered_translations
+from studysite.languages import parse_locale
 
 SHIPPED = sorted(ROOT.glob("locales/*/LC_MESSAGES/messages.po"))
 

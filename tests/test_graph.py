@@ -3,11 +3,11 @@
 from conftest import SAMPLE_CONTENT, minimal_files, write_files
 
 from studysite.content.graph import build_graph, following_questions
+from studysite.content.html import convert_texts
 from studysite.content.load import load_documents
 from studysite.content.validate import validate_content
 from studysite.diagnostics import Report
 from studysite.pipeline import Options, load
-from studysite.text.markup import convert_texts
 
 
 def graph_of(tmp_path, **overrides):

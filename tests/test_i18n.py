@@ -11,7 +11,8 @@ from conftest import ROOT, run_cli
 from markupsafe import Markup
 
 from studysite.diagnostics import Report
-from studysite.i18n.locales import autonym, format_number, is_valid_language, language_name, load_translations, text_direction
+from studysite.i18n.ui_catalogs import load_translations
+from studysite.languages import autonym, format_number, is_valid_language, language_name, text_direction
 
 
 def test_language_names_and_direction_come_from_cldr():

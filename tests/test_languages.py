@@ -15,7 +15,7 @@ from test_accessibility import violations
 from test_validity import validate
 
 from studysite.i18n.catalogs import extract_from
-from studysite.i18n.locales import SHIPPED_LOCALES, catalog_path
+from studysite.i18n.ui_catalogs import SHIPPED_LOCALES, catalog_path
 
 ADDED = ["de", "ar", "he", "ja", "zh-Hans"]
 LANGUAGES = ["nl", "fr", *ADDED]

@@ -79,10 +79,10 @@ def test_term_language_name_links_like_an_alias(tmp_path):
     from conftest import minimal_files, write_files
 
     from studysite.content.graph import build_graph
+    from studysite.content.html import convert_texts
     from studysite.content.load import load_documents
     from studysite.content.validate import validate_content
     from studysite.diagnostics import Report
-    from studysite.text.markup import convert_texts
 
     site = "languages: [nl, fr]\nterm_language: ja\nnl: {title: S}\nfr: {title: S}\n"
     term = "ja: {term: データ並列}\nnl: {term: Dataparallellisme, definition: D}\nfr: {term: Parallélisme de données, definition: D}\n"

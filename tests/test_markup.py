@@ -7,10 +7,11 @@ import pytest
 from conftest import ROOT, run_cli
 
 from studysite import pipeline
+from studysite.content.html import MISSES_DONE_HERE, RECORDS_WORTH_SHARING
 from studysite.diagnostics import Report
 from studysite.incremental.cache import BuildCache
 from studysite.text import plain_markdown
-from studysite.text.markup import MISSES_DONE_HERE, RECORDS_WORTH_SHARING, MarkdownConverter, excerpt, plain_text
+from studysite.text.markup import MarkdownConverter, excerpt, plain_text
 
 
 @pytest.fixture

@@ -12,11 +12,10 @@ from pathlib import Path
 import pytest
 from conftest import SAMPLE_CONTENT
 
-from studysite import pipeline
+from studysite import pipeline, urls
 from studysite.incremental.cache import open_cache
-from studysite.incremental.quick_edit import LiveSite
 from studysite.output.write import PENDING, FileReplacer, read_manifest
-from studysite.pages import urls
+from studysite.serve.quick_edit import LiveSite
 
 
 def files_of(folder: Path) -> dict[str, bytes]:

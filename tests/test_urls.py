@@ -5,7 +5,7 @@ from urllib.parse import urljoin
 
 import pytest
 
-from studysite.pages import urls
+from studysite import urls
 
 
 def test_every_page_path_is_language_then_folders():

@@ -5,10 +5,10 @@ characters they hold."""
 import pytest
 
 from studysite import pipeline
+from studysite.content.html import convert_texts
 from studysite.diagnostics import Report
 from studysite.pages.builder import ViewBuilder
 from studysite.text.linking import _SEPARATORS
-from studysite.text.markup import convert_texts
 
 
 @pytest.fixture

@@ -13,10 +13,10 @@ import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from studysite.content.html import ContentHtml
 from studysite.content.model import Content, Record
 from studysite.memo import NO_MEMO, Memo
 from studysite.text.linking import Mention, TermMatcher, separator_for
-from studysite.text.markup import ContentHtml
 from studysite.workers import map_in_forks
 
 MORE_QUESTIONS = 5

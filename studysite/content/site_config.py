@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import yaml
 
+from studysite import urls
 from studysite.content.load import Document
 from studysite.content.model import SiteConfig, SiteText
 from studysite.content.node_reader import NodeReader
 from studysite.diagnostics import Report, did_you_mean
-from studysite.i18n.locales import is_valid_language
-from studysite.pages import urls
+from studysite.languages import is_valid_language
 
 SITE_KEYS = ("languages", "term_language", "base_url", "fallback")
 SITE_BLOCK_KEYS = ("title", "description")

@@ -52,7 +52,7 @@ from studysite.content.model import (
 from studysite.content.node_reader import NodeReader
 from studysite.content.site_config import read_site_config
 from studysite.diagnostics import Diagnostic, Location, Report, Severity, did_you_mean, plural
-from studysite.i18n.locales import is_valid_language
+from studysite.languages import is_valid_language
 
 UNORDERED = float("inf")  # records without an 'order' follow the ordered ones, by file path
 TOPIC_HINT = "name the topic this belongs to, e.g. 'topic: ai-hardware-stack'"
@@ -204,7 +204,7 @@ def content_of(site: SiteConfig | None, readings: list[Reading], report: Report,
 
 def validate_record(document: Document, report: Report, languages: tuple[str, ...], supplied: frozenset = frozenset()):
     """The record of one content file, by every rule that needs no other file, or None. For
-    a file whose references did not change (incremental/quick_edit.py checks that): they are not checked."""
+    a file whose references did not change (serve/quick_edit.py checks that): they are not checked."""
     validator = _RecordValidator(report, languages, supplied)
     parsed = validator.record(document)
     if parsed is None:

@@ -15,7 +15,8 @@ from studysite.content.model import Content
 from studysite.content.validate import validate_content
 from studysite.diagnostics import Report
 from studysite.i18n import content_po
-from studysite.i18n.locales import DOMAIN, SHIPPED_LOCALES, catalog_path, is_valid_language, parse_locale
+from studysite.i18n.ui_catalogs import DOMAIN, SHIPPED_LOCALES, catalog_path
+from studysite.languages import is_valid_language, parse_locale
 
 TEMPLATE_FILE = f"{DOMAIN}.pot"
 METHOD_MAP = [("**.html", "jinja2.ext:babel_extract"), ("**.xml", "jinja2.ext:babel_extract")]

@@ -23,7 +23,8 @@ from babel.messages.pofile import PoFileError, read_po
 
 from studysite.content.model import FIELD_OF_KIND, Aspect, ComparisonText, Content, QuestionText, Record, TermText, TopicText
 from studysite.diagnostics import Location, Report
-from studysite.i18n.locales import is_valid_language, parse_locale, shown_path
+from studysite.fileio import shown_path
+from studysite.languages import is_valid_language, parse_locale
 
 DOMAIN = "content"
 TEMPLATE_FILE = f"{DOMAIN}.pot"

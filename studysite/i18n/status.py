@@ -27,7 +27,7 @@ from studysite.content.validate import Reading
 from studysite.fileio import read_bytes
 from studysite.i18n import catalogs
 from studysite.i18n.content_po import Coverage
-from studysite.i18n.locales import SOURCE_LANGUAGE, catalog_path, merge_catalogs, read_catalog
+from studysite.i18n.ui_catalogs import SOURCE_LANGUAGE, catalog_path, merge_catalogs, read_catalog
 from studysite.memo import NO_MEMO, Memo
 
 UNCOMMITTED = float("inf")

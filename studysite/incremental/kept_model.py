@@ -5,7 +5,7 @@ at 5,000 questions, though an edit mostly changes the text of a record or two. S
 build keeps its model (the records, their HTML, the graph, each record's language blocks
 and what reading reported) in a file beside the build cache. The next build takes it
 back when its settings, the code and every input but the record files are as they were,
-and the record files changed as serve's quick edits may (incremental/quick_edit.py): the same records
+and the record files changed as serve's quick edits may (serve/quick_edit.py): the same records
 with the same ids, shape and terms found in their text, no file added or removed, and
 neither the file nor its edit with a problem to report. It then reads and converts just
 those files; in any other case it reads everything again.
@@ -33,6 +33,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from studysite.content.graph import Graph, terms_named
+from studysite.content.html import ContentHtml, convert_texts
 from studysite.content.load import Document, is_record_file, parse_file
 from studysite.content.model import FIELD_OF_KIND, Content, Record
 from studysite.content.validate import language_blocks, validate_record
@@ -45,7 +46,6 @@ from studysite.incremental.checked_files import checked_values, load_checked, re
 from studysite.incremental.inputs import Inputs
 from studysite.incremental.page_keys import PageKeys, digests_after_edit
 from studysite.pages.view_models import Page
-from studysite.text.markup import ContentHtml, convert_texts
 
 QUICK_FILES = 64  # more record files changed than this: everything is read again
 
@@ -55,7 +55,7 @@ MODEL_MODULES = (
     "studysite.content.model",
     "studysite.content.graph",
     "studysite.text.linking",
-    "studysite.text.markup",
+    "studysite.content.html",
     "studysite.i18n.status",
     "studysite.i18n.content_po",
     "studysite.diagnostics",

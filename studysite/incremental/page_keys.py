@@ -14,10 +14,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from studysite import urls
 from studysite.content.graph import Graph
 from studysite.content.model import Content, Record
 from studysite.fileio import read_bytes
-from studysite.pages import urls
 from studysite.pages.view_models import Page, View
 from studysite.render.batch import Render
 

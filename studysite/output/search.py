@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from studysite import urls
 from studysite.output.write import Manifest, SiteWriter
-from studysite.pages import urls
 
 ENTRY_FILE = "pagefind-entry.json"
 INDEX_BEHIND = "behind"  # the manifest's key of a search index file kept by a preview though its pages changed

@@ -14,11 +14,13 @@ from functools import partial
 
 from markupsafe import Markup
 
+from studysite import urls
 from studysite.content.graph import Graph, LanguageGraph
+from studysite.content.html import ContentHtml
 from studysite.content.model import Content, answer_letter
-from studysite.i18n.locales import text_direction
 from studysite.i18n.status import TranslationStatus
-from studysite.pages import site_pages, term_page, urls
+from studysite.languages import text_direction
+from studysite.pages import site_pages, term_page
 from studysite.pages.site_pages import SCHEDULER, TITLE_EXCERPT
 from studysite.pages.view_models import (
     DESCRIPTION_EXCERPT,
@@ -37,7 +39,7 @@ from studysite.pages.view_models import (
     sort_key,
 )
 from studysite.text.linking import Mention, separator_for, with_links
-from studysite.text.markup import ContentHtml, excerpt, plain_text
+from studysite.text.markup import excerpt, plain_text
 
 # The record pages: kind -> (template, the field of an Edition that lists the kind's records)
 RECORD_PAGES = {
@@ -64,7 +66,7 @@ class ViewBuilder(term_page.TermPage, site_pages.SitePages):
         self._plain_stems: dict[tuple[str, str], str] = {}
 
     def with_edits(self, content: Content, content_html: ContentHtml, edited: Mapping[str, Collection[str]]) -> ViewBuilder:
-        """A builder of the content after an edit that kept the graph as it was (incremental/quick_edit.py),
+        """A builder of the content after an edit that kept the graph as it was (serve/quick_edit.py),
         with what this one made once but for the edited records (ids by kind)."""
         questions = edited.get("questions", ())
         languages = {*self.site.languages, *(language for q in questions for language in self.content.questions[q].texts)}
@@ -240,7 +242,7 @@ class ViewBuilder(term_page.TermPage, site_pages.SitePages):
 
     def page_again(self, page: Page) -> Page:
         """A page of pages() that shows records, planned anew from this builder's content; for
-        serve, which renders again just the pages an edit changed (incremental/quick_edit.py)."""
+        serve, which renders again just the pages an edit changed (serve/quick_edit.py)."""
         lg = self.graph.languages[page.language]
         plans = {
             "question.html": self.question,

@@ -11,9 +11,9 @@ from functools import partial
 
 from markupsafe import Markup
 
+from studysite import urls
 from studysite.content.graph import LanguageGraph
-from studysite.i18n.locales import autonym, language_name
-from studysite.pages import urls
+from studysite.languages import autonym, language_name
 from studysite.pages.view_models import (
     ChooserView,
     DownloadsView,

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from markupsafe import Markup
 
 from studysite.content.graph import LanguageGraph
-from studysite.i18n.locales import language_name
+from studysite.languages import language_name
 from studysite.pages.view_models import Choice, Link, QuestionBody, TermUsage, TermView, Text
 from studysite.text.markup import excerpt, plain_text
 

@@ -20,6 +20,7 @@ from studysite.text.markup import excerpt, plain_text
 
 if TYPE_CHECKING:
     from studysite.i18n.status import LanguageStatus
+    from studysite.study.anki import DeckSummary
 
 
 @dataclass(frozen=True)
@@ -229,16 +230,6 @@ class ReviewView(View):
 
     questions: Mapping[str, Mapping[str, str]]  # id -> {"title", "path"}: JSON for the page's script
     scheduler: str
-
-
-@dataclass(frozen=True)
-class DeckSummary:
-    """What the downloads page says of a language's Anki deck."""
-
-    path: str
-    questions: int
-    terms: int
-    topics: int
 
 
 @dataclass(frozen=True)

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import jinja2
 
+from studysite import urls
 from studysite.diagnostics import ContentError, Diagnostic, Location, Severity
-from studysite.i18n.locales import shown_path
+from studysite.fileio import shown_path
 from studysite.output.write import Manifest, SiteWriter
-from studysite.pages import urls
 from studysite.pages.view_models import Page, View
 from studysite.render.renderer import Renderer
 from studysite.workers import WORTH_A_FORK, Aside, Tasks, can_fork, share_out_work

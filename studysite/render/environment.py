@@ -36,7 +36,7 @@ except ImportError:  # another release of markupsafe: its public escape, as str
         return str(escape(text))
 
 
-from studysite.i18n.locales import parse_locale
+from studysite.languages import parse_locale
 
 
 class TranslatedAtCompileTime(InternationalizationExtension):

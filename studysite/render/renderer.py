@@ -13,8 +13,8 @@ from jinja2 import meta
 from jinja2.runtime import Macro
 from markupsafe import Markup
 
-from studysite.i18n.locales import autonym, language_name, text_direction
-from studysite.pages import urls
+from studysite import urls
+from studysite.languages import autonym, language_name, text_direction
 from studysite.pages.view_models import Page, View
 from studysite.render.environment import call_macro, is_plain_macro
 from studysite.study import offline

@@ -26,11 +26,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from studysite import pipeline
+from studysite import pipeline, urls
 from studysite.diagnostics import ContentError, Report, built_summary, plural, print_failure, print_report
 from studysite.incremental.cache import BuildCache, open_cache
-from studysite.incremental.quick_edit import LiveSite
-from studysite.pages import urls
+from studysite.serve.quick_edit import LiveSite
 
 RELOAD_PATH = "/__reload"  # the build number as text, for scripts
 EVENTS_PATH = "/__events"
@@ -152,7 +151,7 @@ def problems_of(error: BaseException) -> list[dict]:
 
 class Rebuilds:
     """The session's builds. An edit of records' text is applied at once to the model kept
-    from the last build (incremental/quick_edit.py); any other edit gets a preview build (pages only).
+    from the last build (serve/quick_edit.py); any other edit gets a preview build (pages only).
     Either is pushed to the open pages that changed. Once the edits pause, a preview build
     follows in the background, for the pages a quick edit leaves (status, offline lists);
     it is not committed if another edit came meanwhile. The decks, search index and

@@ -21,17 +21,16 @@ from pathlib import Path
 
 import jinja2
 
+from studysite import urls
 from studysite.content.graph import Edition, LanguageGraph, build_edition, topic_questions
+from studysite.content.html import ContentHtml
 from studysite.content.model import Content, answer_letter
-from studysite.i18n.locales import language_name
 from studysite.incremental.cache import cache_folder, site_name
 from studysite.incremental.checked_files import load_checked, remove_temporary_files, save_checked
 from studysite.incremental.inputs import modified_seconds
+from studysite.languages import language_name
 from studysite.output.write import Manifest, SiteWriter
-from studysite.pages import urls
-from studysite.pages.view_models import DeckSummary
 from studysite.study.apkg import DeckNote, DeckPlan, ModelPlan, load_genanki, write_package
-from studysite.text.markup import ContentHtml
 from studysite.workers import Aside
 
 CARD_TEMPLATES = "anki/cards.html"
@@ -45,6 +44,16 @@ def deck_path(title: str, language: str) -> str:
     ascii_title = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode()
     slug = re.sub(r"[^a-z0-9]+", "-", ascii_title.lower()).strip("-") or "deck"
     return f"{urls.downloads(language)}{slug}-{language}{DECK_SUFFIX}"
+
+
+@dataclass(frozen=True)
+class DeckSummary:
+    """What the downloads page says of a language's Anki deck."""
+
+    path: str
+    questions: int
+    terms: int
+    topics: int
 
 
 def deck_summary(lg: LanguageGraph, default_title: str) -> DeckSummary:

@@ -19,8 +19,8 @@ from collections.abc import Mapping
 
 import jinja2
 
-from studysite.i18n.locales import text_direction
-from studysite.pages import urls
+from studysite import urls
+from studysite.languages import text_direction
 
 WORKER = "service-worker.js"
 WORKER_TEMPLATE = "service-worker.js"

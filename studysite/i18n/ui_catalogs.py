@@ -1,24 +1,22 @@
-"""UI translations and locale data.
+"""UI translations: the catalogs of the templates' messages.
 
 Catalogs are the .po files under locales/<lang>/LC_MESSAGES/, read at build time with
-Babel. Language names, plural rules, text direction and numbers come from Babel's CLDR data
-with the locale passed explicitly every time.
-"""
+Babel; a site's own catalog of a language overrides Studysite's shipped one message by
+message (languages.py has the locale data)."""
 
 from __future__ import annotations
 
-import functools
 import io
 from pathlib import Path
 
-from babel import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog, Message
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import PoFileError, read_po
-from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 
 from studysite.diagnostics import Location, Report
+from studysite.fileio import shown_path
+from studysite.languages import parse_locale
 
 DOMAIN = "messages"
 SOURCE_LANGUAGE = "en"
@@ -83,46 +81,3 @@ def merge_catalogs(catalogs: list[Catalog]) -> Catalog:
                 merged.delete(message.id, message.context)  # setting an existing message would merge the two
                 merged[message.id] = message
     return merged
-
-
-def shown_path(path: Path) -> str:
-    """A path as a user would type it: relative to the working folder when inside it."""
-    try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return path.as_posix()
-
-
-def is_valid_language(code: str) -> bool:
-    try:
-        parse_locale(code)
-    except (UnknownLocaleError, ValueError, TypeError):
-        return False
-    return True
-
-
-@functools.cache  # records, pages and numbers ask for the same few languages over and over
-def parse_locale(language: str) -> Locale:
-    return Locale.parse(language, sep="-")
-
-
-@functools.cache
-def language_name(language: str, in_language: str) -> str:
-    """The name of a language as written in another ("japonais" in French)."""
-    return parse_locale(language).get_display_name(parse_locale(in_language)) or language
-
-
-@functools.cache
-def autonym(language: str) -> str:
-    """A language's name in itself, capitalised as a menu item ("Français")."""
-    name = language_name(language, language)
-    return name[:1].upper() + name[1:]
-
-
-@functools.cache
-def text_direction(language: str) -> str:
-    return "rtl" if parse_locale(language).character_order == "right-to-left" else "ltr"
-
-
-def format_number(number: int, language: str) -> str:
-    return format_decimal(number, locale=parse_locale(language))

@@ -1,0 +1,132 @@
+"""The records' texts as HTML: every Markdown field of every record, in every site language
+it is written in, converted by text/markup.py (in shares by forked processes, for a large
+site or many new texts), kept by record id and language."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from studysite.content.model import Content
+from studysite.diagnostics import Report
+from studysite.memo import NO_MEMO, Memo, Recorded, replay
+from studysite.text.markup import MarkdownConverter, TooManyMisses
+from studysite.workers import can_fork, share_out_work
+
+
+@dataclass(frozen=True)
+class QuestionHtml:
+    stem: str
+    choices: tuple[str, ...]
+    explanation: str
+
+
+@dataclass(frozen=True)
+class ComparisonHtml:
+    rows: tuple[tuple[str, ...], ...]  # per aspect, one cell per term
+    summary: str
+
+
+@dataclass(frozen=True)
+class ContentHtml:
+    """Every content text as HTML, keyed by (record id, language of the text)."""
+
+    questions: Mapping[tuple[str, str], QuestionHtml]
+    topics: Mapping[tuple[str, str], str]
+    terms: Mapping[tuple[str, str], str]
+    comparisons: Mapping[tuple[str, str], ComparisonHtml]
+    site: Mapping[str, str]
+
+    def question_fragments(self, question_id: str, language: str) -> tuple[str, ...]:
+        """The texts of a question in the order its terms are linked: stem, explanation, choices."""
+        q = self.questions[(question_id, language)]
+        return (q.stem, q.explanation, *q.choices)
+
+
+MISSES_DONE_HERE = 64  # a rebuild's few new texts are converted in this process; more, by forked processes
+RECORDS_WORTH_SHARING = 500  # a site of fewer records has them converted in this process, unless many texts are new
+
+
+def convert_texts(content: Content, report: Report | None = None, memo: Memo = NO_MEMO, jobs: int = 1) -> ContentHtml:
+    """The text of every record, in every site language it is written in, as sanitised HTML;
+    problems in the text go to the report (without one, TeX that cannot be converted raises).
+    With a report and jobs > 1, the records are converted in jobs shares by as many
+    processes when there are RECORDS_WORTH_SHARING of them, or when more than
+    MISSES_DONE_HERE of their texts are not in the memo."""
+    if not can_fork(jobs) or report is None:
+        return _convert_texts(MarkdownConverter(report, memo), content)
+    if len(content.questions) + len(content.topics) + len(content.terms) + len(content.comparisons) < RECORDS_WORTH_SHARING:
+        told = len(report.diagnostics)
+        try:
+            return _convert_texts(MarkdownConverter(report, memo, misses_allowed=MISSES_DONE_HERE), content)
+        except TooManyMisses:
+            del report.diagnostics[told:]  # told again by the shares
+    return _convert_in_shares(content, report, memo, jobs)
+
+
+def _convert_in_shares(content: Content, report: Report, memo: Memo, jobs: int) -> ContentHtml:
+    """The texts converted by jobs processes, each a share of every kind of record, in
+    content order; what each told and did with its memo comes back with its HTML."""
+    done = share_out_work(
+        [functools.partial(_convert_share, share, report.strict, report.source_root, memo, number == 0) for number, share in enumerate(_shares(content, jobs))]
+    )
+    for _, told, news in done:
+        report.diagnostics.extend(told)
+        replay(memo, news)
+    parts = [html for html, _, _ in done]
+    return ContentHtml(
+        questions={key: html for part in parts for key, html in part.questions.items()},
+        topics={key: html for part in parts for key, html in part.topics.items()},
+        terms={key: html for part in parts for key, html in part.terms.items()},
+        comparisons={key: html for part in parts for key, html in part.comparisons.items()},
+        site=parts[0].site,
+    )
+
+
+def _shares(content: Content, count: int) -> list[Content]:
+    """The content in count parts of about the same size, each with a run of each kind of record."""
+
+    def part(records: Mapping[str, object], number: int) -> dict:
+        items, size = list(records.items()), -(-len(records) // count)
+        return dict(items[number * size : (number + 1) * size])
+
+    kinds = ("topics", "questions", "terms", "comparisons")
+    return [replace(content, **{kind: part(getattr(content, kind), number) for kind in kinds}) for number in range(count)]
+
+
+def _convert_share(content: Content, strict: bool, source_root: Path | None, memo: Memo, with_site: bool):
+    """A share's HTML (with the site's description in the first), what it told, and its
+    use of the memo (perhaps in a forked process, whose memo is its own copy)."""
+    report, recorded = Report(strict=strict, source_root=source_root), Recorded(memo)
+    html = _convert_texts(MarkdownConverter(report, recorded), content, with_site)
+    return html, report.diagnostics, recorded.news()
+
+
+def _convert_texts(markup: MarkdownConverter, content: Content, with_site: bool = True) -> ContentHtml:
+    languages = set(content.site.languages)
+
+    def each(records):
+        for record in records.values():
+            markup.source = record.location.path
+            yield from ((record, lang, text) for lang, text in record.texts.items() if lang in languages)
+
+    return ContentHtml(
+        questions={
+            (q.id, lang): QuestionHtml(markup.inline(t.question), tuple(map(markup.inline, t.choices)), markup.block(t.explanation))
+            for q, lang, t in each(content.questions)
+        },
+        topics={(r.id, lang): markup.block(t.description) for r, lang, t in each(content.topics) if t.description},
+        terms={(r.id, lang): markup.block(t.definition) for r, lang, t in each(content.terms) if t.definition},
+        comparisons={
+            (c.id, lang): ComparisonHtml(tuple(tuple(map(markup.inline, a.values)) for a in t.aspects), markup.block(t.summary) if t.summary else "")
+            for c, lang, t in each(content.comparisons)
+        },
+        site=_site_descriptions(markup, content) if with_site else {},
+    )
+
+
+def _site_descriptions(markup: MarkdownConverter, content: Content) -> dict[str, str]:
+    markup.source = "site.yaml"
+    return {lang: markup.inline(t.description) for lang, t in content.site.texts.items() if t.description}

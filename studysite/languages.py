@@ -1,0 +1,44 @@
+"""Languages: codes checked and read as locales, and what Babel's CLDR data says of them
+(names, direction, numbers), with the locale passed explicitly every time."""
+
+from __future__ import annotations
+
+import functools
+
+from babel import Locale, UnknownLocaleError
+from babel.numbers import format_decimal
+
+
+def is_valid_language(code: str) -> bool:
+    try:
+        parse_locale(code)
+    except (UnknownLocaleError, ValueError, TypeError):
+        return False
+    return True
+
+
+@functools.cache  # records, pages and numbers ask for the same few languages over and over
+def parse_locale(language: str) -> Locale:
+    return Locale.parse(language, sep="-")
+
+
+@functools.cache
+def language_name(language: str, in_language: str) -> str:
+    """The name of a language as written in another ("japonais" in French)."""
+    return parse_locale(language).get_display_name(parse_locale(in_language)) or language
+
+
+@functools.cache
+def autonym(language: str) -> str:
+    """A language's name in itself, capitalised as a menu item ("Français")."""
+    name = language_name(language, language)
+    return name[:1].upper() + name[1:]
+
+
+@functools.cache
+def text_direction(language: str) -> str:
+    return "rtl" if parse_locale(language).character_order == "right-to-left" else "ltr"
+
+
+def format_number(number: int, language: str) -> str:
+    return format_decimal(number, locale=parse_locale(language))
