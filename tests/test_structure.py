@@ -97,8 +97,61 @@ def private_names(module: Path) -> list[str]:
     return found
 
 
+def own_private_names() -> set[str]:
+    """Every _name the package defines itself: its functions, classes, attributes and variables."""
+    names = set()
+    for module in MODULES:
+        for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and node.name.startswith("_"):
+                names.add(node.name)
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) or isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.attr if isinstance(node, ast.Attribute) else node.id)
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                names.add(node.target.id)
+            elif isinstance(node, ast.arg):
+                names.add(node.arg)
+    return {name for name in names if name.startswith("_") and not name.startswith("__")}
+
+
+def reached_private_names(module: Path, own: set[str]) -> list[str]:
+    """Private names the module reaches that the package does not define: another's
+    object's `_attribute`, or a private method of a library's class overridden."""
+    tree = ast.parse(module.read_text(encoding="utf-8"))
+    libraries = library_names(tree)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__") and node.attr not in own:
+            found.append(f"line {node.lineno}: .{node.attr}")
+        elif isinstance(node, ast.ClassDef) and any(root_name(base) in libraries for base in node.bases):
+            found += [
+                f"line {item.lineno}: {node.name}.{item.name} overrides a library's private method"
+                for item in node.body
+                if isinstance(item, ast.FunctionDef) and item.name.startswith("_") and not item.name.startswith("__")
+            ]
+    return found
+
+
+def library_names(tree: ast.Module) -> set[str]:
+    """The names a module binds to libraries or what it imports from them."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {alias.asname or alias.name.split(".")[0] for alias in node.names if alias.name.split(".")[0] in LIBRARIES}
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in LIBRARIES:
+            names |= {alias.asname or alias.name for alias in node.names}
+    return names
+
+
+def root_name(node: ast.expr) -> str:
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else ""
+
+
 @pytest.mark.parametrize("module", MODULES, ids=lambda path: path.relative_to(PACKAGE).as_posix())
 def test_only_public_library_apis(module):
+    reached = reached_private_names(module, own_private_names())
+    assert not reached, f"{module.name} reaches private names it does not define: " + "; ".join(reached)
     assert not private_names(module), f"{module.name} uses private names of libraries: " + "; ".join(private_names(module))
 
 
@@ -110,6 +163,12 @@ def test_functions_stay_short(module):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES
     ]
     assert not long, f"{module.name}: " + ", ".join(long)
+
+
+def test_the_structure_checks_can_fail_too(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text("import jinja2.ext\n\n\nclass Ext(jinja2.ext.Extension):\n    def _make_node(self):\n        return self.macro._func()\n")
+    assert reached_private_names(sample, own_private_names()) == ["line 6: ._func", "line 5: Ext._make_node overrides a library's private method"]
 
 
 def test_the_structure_checks_can_fail(tmp_path):
