@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import os
+import re
 import shutil
 import sqlite3
 import zipfile
@@ -16,7 +18,7 @@ from conftest import SAMPLE_CONTENT, run_cli
 from studysite.incremental import inputs
 from studysite.incremental.checked_files import save_checked
 from studysite.study.anki import NoteMemo
-from studysite.study.apkg import DeckNote, DeckPlan, stable_id
+from studysite.study.apkg import DeckNote, DeckPlan, ModelPlan, stable_id, write_package
 
 LANGUAGES = ("nl", "fr")
 
@@ -287,32 +289,42 @@ def test_a_plan_key_tells_apart_plans_that_differ_in_any_part_of_any_note():
     assert len(keys) == 1 + len(fields(DeckNote)) and replace(plan).key == plan.key
 
 
-def test_the_collection_is_written_as_genanki_writes_it():
+def test_the_package_is_written_by_genankis_public_api_alone(monkeypatch, tmp_path: Path):
+    """No private name of genanki or of any other library, no module of genanki but its
+    package: what its next versions keep. genanki writes every note, each with its own
+    time and ids derived from its GUID; the note types carry the latest time."""
     import genanki
 
-    from studysite.study.apkg import index_collection, write_collection
+    from studysite.study import anki, apkg
 
-    def model(model_id: int, name: str) -> genanki.Model:
-        return genanki.Model(model_id, name, fields=[{"name": "Front"}], templates=[{"name": name, "qfmt": "{{Front}}", "afmt": "{{Front}}"}])
+    for module in (anki, apkg):
+        tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+        private = [
+            node.attr
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and re.fullmatch(r"_[^_].*", node.attr) and not (isinstance(node.value, ast.Name) and node.value.id == "self")
+        ]
+        submodules = [node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("genanki.")]
+        assert (module.__name__, private, submodules) == (module.__name__, [], [])
+    written, write_note = [], genanki.Note.write_to_db
 
-    shared, terms = model(1 << 30, "Question"), model((1 << 30) + 1, "Term")
-    decks = [genanki.Deck(2 << 30, "Site"), genanki.Deck((2 << 30) + 1, "Site::Topic"), genanki.Deck((2 << 30) + 2, "Site::Glossary")]
-    for deck, models in zip(decks, ([], [shared], [shared, terms]), strict=True):
-        for each in models:
-            deck.add_model(each)
+    def spy(note, cursor, timestamp, deck_id, id_gen):
+        written.append(note.guid)
+        write_note(note, cursor, timestamp, deck_id, id_gen)
 
-    def collection(write) -> tuple:
-        connection = sqlite3.connect(":memory:")
-        write(connection.cursor())
-        schema = connection.execute("SELECT sql FROM sqlite_master ORDER BY name").fetchall()
-        cursor = connection.execute("SELECT * FROM col")
-        row = {column[0]: value for column, value in zip(cursor.description, cursor.fetchone(), strict=True)}
-        return schema, {name: json.loads(value) if isinstance(value, str) and value.startswith("{") else value for name, value in row.items()}
-
-    def write_ours(cursor: sqlite3.Cursor) -> None:
-        write_collection(cursor, decks, 1700000000)
-        index_collection(cursor)
-
-    ours = collection(write_ours)
-    assert ours == collection(lambda cursor: genanki.Package(decks).write_to_db(cursor, 1700000000, iter(range(1, 100))))
-    assert {m["name"]: m["did"] for m in ours[1]["models"].values()} == {"Question": decks[2].deck_id, "Term": decks[2].deck_id}  # the last deck using it
+    monkeypatch.setattr(genanki.Note, "write_to_db", spy)
+    model = ModelPlan("Site (nl)", ("Front", "Back"), "{{Front}}", "{{FrontSide}}<hr id=answer>{{Back}}", ".card {}")
+    notes = (
+        DeckNote("card", "Site::A", "guid-a", ("a", "1"), (), 1_700_000_000),
+        DeckNote("card", "Site::B", "guid-b", ("b", ""), ("untranslated",), 1_600_000_000),
+    )
+    plan = DeckPlan("nl", "nl/downloads/site-nl.apkg", "https://example.org/", {"card": model}, ("Site", "Site::A", "Site::B"), notes)
+    package = write_package(plan)
+    assert written == ["guid-a", "guid-b"] and write_package(plan) == package
+    (tmp_path / "site-nl.apkg").write_bytes(package)
+    deck = read_deck(tmp_path / "site-nl.apkg", tmp_path)
+    assert [(n["guid"], n["id"], n["mod"], n["deck"], n["tags"]) for n in sorted(deck.notes, key=lambda n: n["guid"])] == [
+        ("guid-a", stable_id("guid-a", "note", low=1_500_000_000_000, span=100_000_000_000), 1_700_000_000, "Site::A", []),
+        ("guid-b", stable_id("guid-b", "note", low=1_500_000_000_000, span=100_000_000_000), 1_600_000_000, "Site::B", ["untranslated"]),
+    ]
+    assert deck.decks == ["Default", "Site", "Site::A", "Site::B"] and deck.models["Site (nl)"] == ["Front", "Back"]
