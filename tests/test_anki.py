@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import html.parser
 import json
 import os
 import re
@@ -17,7 +18,7 @@ from conftest import SAMPLE_CONTENT, run_cli
 
 from studysite.incremental import inputs
 from studysite.incremental.checked_files import save_checked
-from studysite.study.anki import NoteMemo
+from studysite.study.anki import NoteMemo, anki_name
 from studysite.study.apkg import DeckNote, DeckPlan, ModelPlan, stable_id, write_package
 
 LANGUAGES = ("nl", "fr")
@@ -328,3 +329,75 @@ def test_the_package_is_written_by_genankis_public_api_alone(monkeypatch, tmp_pa
         ("guid-b", stable_id("guid-b", "note", low=1_500_000_000_000, span=100_000_000_000), 1_600_000_000, "Site::B", ["untranslated"]),
     ]
     assert deck.decks == ["Default", "Site", "Site::A", "Site::B"] and deck.models["Site (nl)"] == ["Front", "Back"]
+
+
+HOSTILE_SITE = """\
+    languages: [nl, fr]
+    term_language: ja
+    base_url: https://example.org/study/
+    nl: {title: "<script>alert('title')</script> Studie::Deel"}
+    fr: {title: "<img src=x onerror=alert(1)>"}
+    """
+HOSTILE_TOPIC = """\
+    nl: {title: "<b onmouseover=alert(1)>Onderwerp</b>", description: Over dingen.}
+    fr: {title: "Thème <script>alert(1)</script>", description: Sur les choses.}
+    """
+HOSTILE_QUESTION = """\
+    topic: basics
+    answer: A
+    nl:
+      question: "Wat is dit <img src=https://evil.example/a.png onerror=alert(1)> ![een schema](https://evil.example/b.png)?"
+      choices: ["<img src=x alt='<script>alert(1)</script>'>", "<script>alert(1)</script>Niets"]
+      explanation: "<iframe src=//evil.example></iframe><style>*{}</style>Zie ![](//evil.example/c.png)."
+    """
+HOSTILE_TERM = """\
+    ja: {term: "<script>alert('ja')</script>"}
+    nl: {term: "<b onmouseover=alert(1)>GPU</b>", definition: "<iframe src=//evil.example></iframe> ![x](https://evil.example/t.png)"}
+    fr: {term: GPU, definition: "<object data=//evil.example></object>Processeur."}
+    """
+
+
+class Markup(html.parser.HTMLParser):
+    """The elements and attributes an HTML reading of a text finds."""
+
+    def __init__(self, text: str):
+        super().__init__()
+        self.tags: list[tuple[str, list[str]]] = []
+        self.feed(text)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, [name for name, _ in attrs]))
+
+
+def test_hostile_titles_names_and_html_stay_text_in_the_decks(make_content, tmp_path: Path):
+    """Anki shows fields as HTML and may show names as HTML: nothing in a deck runs a
+    script or loads a resource, and names hold no markup at all."""
+    content = make_content(
+        **{"site.yaml": HOSTILE_SITE, "topics/basics.yaml": HOSTILE_TOPIC, "questions/gpu-role.yaml": HOSTILE_QUESTION, "glossary/gpu.yaml": HOSTILE_TERM}
+    )
+    site = tmp_path / "site"
+    assert run_cli("build", "--content", content, "--out", site, "--no-search").status == 0
+    for lang in LANGUAGES:
+        deck = read_deck(deck_file(site, lang), tmp_path)
+        assert deck.notes
+        for note in deck.notes:
+            for name, value in note["fields"].items():
+                for tag, attributes in Markup(value).tags:
+                    assert tag in {"p", "ol", "li", "strong", "em", "a", "code"} and set(attributes) <= {"class", "type", "href", "rel"}, (name, value)
+        for name in [*deck.decks, *deck.models, *(tag for note in deck.notes for tag in note["tags"])]:
+            assert "<" not in name and ">" not in name and not Markup(name).tags
+    nl = read_deck(deck_file(site, "nl"), tmp_path)
+    question, term = questions_notes(nl)[0]["fields"], term_notes(nl)[0]["fields"]
+    assert "een schema" in question["Stem"] and "&lt;script&gt;alert(1)&lt;/script&gt;" in question["Choices"]  # an image's text
+    assert question["Topic"] == "&lt;b onmouseover=alert(1)&gt;Onderwerp&lt;/b&gt;"
+    assert term["Term"] == "&lt;b onmouseover=alert(1)&gt;GPU&lt;/b&gt;" and term["Japanese name"] == "&lt;script&gt;alert('ja')&lt;/script&gt;"
+    assert (
+        questions_notes(nl)[0]["deck"]
+        == "\u2039script\u203aalert('title')\u2039/script\u203a Studie:Deel::\u2039b onmouseover=alert(1)\u203aOnderwerp\u2039/b\u203a"
+    )
+
+
+def test_anki_names_are_one_line_of_text_that_nests_no_deck():
+    assert anki_name("A::B ::: <i>C</i>\x00\n\tD\u2028E") == "A:B : \u2039i\u203aC\u2039/i\u203a D E"
+    assert anki_name(" \x07 ") == "-"

@@ -6,12 +6,17 @@ sanitised HTML as the pages (without the links to term pages, which would lead n
 in Anki). Model, deck and note ids and note GUIDs are derived from the site's URL, the
 language and the record id, so importing a newer deck updates the notes it imported
 before. A note's time is its record file's modification time (or SOURCE_DATE_EPOCH).
+Anki shows fields and names as HTML, and content is untrusted: plain text (titles, term
+names) is escaped, the fields' HTML loads nothing (the deck ships no media: an image
+becomes its text alternative), and deck and note type names hold no markup characters.
+
 This module plans each deck (DeckPlan); study/apkg.py makes its package.
 """
 
 from __future__ import annotations
 
 import functools
+import html
 import os
 import re
 import unicodedata
@@ -45,6 +50,37 @@ def deck_path(title: str, language: str) -> str:
     ascii_title = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode()
     slug = re.sub(r"[^a-z0-9]+", "-", ascii_title.lower()).strip("-") or "deck"
     return f"{urls.downloads(language)}{slug}-{language}{DECK_SUFFIX}"
+
+
+def text_field(text: str) -> str:
+    """Plain text (a title, a term's name) as a field's HTML: shown as written, never as markup."""
+    return html.escape(text, quote=False)
+
+
+_IMAGE = re.compile(r"<img\b[^>]*>")  # nh3 and the MathML serialiser write < and > in attribute values as entities
+_ALT = re.compile(r'\salt="([^"]*)"')
+
+
+def offline_html(fragment: str) -> str:
+    """A field's HTML (the pages' sanitised HTML) with nothing that loads a resource: an image
+    becomes its text alternative, since the deck ships no media and Anki would fetch it from
+    wherever its src points each time the card shows."""
+    return _IMAGE.sub(_image_text, fragment) if "<img" in fragment else fragment
+
+
+def _image_text(image: re.Match) -> str:
+    alt = _ALT.search(image.group(0))
+    return html.escape(html.unescape(alt.group(1)), quote=False) if alt else ""
+
+
+_NAME_MARKUP = str.maketrans({"<": "\u2039", ">": "\u203a"})  # ‹ ›: read as text, whatever reads the name as HTML
+
+
+def anki_name(text: str) -> str:
+    """A deck's or a note type's name from a title: one line of text with no markup
+    characters, and no "::" (which would nest a deck in another)."""
+    printable = "".join(character if character.isprintable() else " " for character in text)
+    return " ".join(re.sub(r":{2,}", ":", printable.translate(_NAME_MARKUP)).split()) or "-"
 
 
 def deck_summary(lg: LanguageGraph, default_title: str) -> DeckSummary:
@@ -180,14 +216,14 @@ def plan_deck(source: DeckSource, language: str, environment: jinja2.Environment
     """The notes, sub-decks and note types of one language's deck: the records its site
     edition shows (graph.build_edition); memo: what planning it last time made (NoteMemo)."""
     content, edition = source.content, build_edition(source.content, language)
-    site, title = content.site, source.site_title(language)
+    site, title = content.site, anki_name(source.site_title(language))
     cards = environment.get_template(CARD_TEMPLATES).module
     term_language = site.term_language
     term_fields = ("Term", term_field_name(term_language), "Definition")
     models = {
         "question": ModelPlan(f"{title} ({language})", QUESTION_FIELDS, str(cards.question_front()), str(cards.question_back()), str(cards.css())),
         "term": ModelPlan(
-            f"{title}: {cards.glossary()} ({language})",
+            f"{title}: {anki_name(str(cards.glossary()))} ({language})",
             term_fields,
             str(cards.term_front()),
             str(cards.term_back(term_fields[1], language_name(term_language, language) if term_language else "")),
@@ -195,7 +231,8 @@ def plan_deck(source: DeckSource, language: str, environment: jinja2.Environment
         ),
     }
     memo = memo if memo is not None else NoteMemo(None, "")
-    notes = [*question_notes(source, edition, title, cards, memo), *term_notes(source, edition, f"{title}::{cards.glossary()}")]
+    glossary = f"{title}::{anki_name(str(cards.glossary()))}"
+    notes = [*question_notes(source, edition, title, cards, memo), *term_notes(source, edition, glossary)]
     decks = (title, *dict.fromkeys(note.deck for note in notes))
     return DeckPlan(language, deck_path(source.site_title(site.default_language), language), site.base_url, models, decks, tuple(notes))
 
@@ -220,25 +257,26 @@ def question_notes(source: DeckSource, edition: Edition, title: str, cards, memo
     base_url, by_topic = content.site.base_url, topic_questions(content, edition)
 
     def made(question_id: str, answer: int, choices: tuple[str, ...]) -> tuple[str, str, str]:
-        letters = [answer_letter(i) for i in range(len(choices))]
+        letters, shown = [answer_letter(i) for i in range(len(choices))], [offline_html(choice) for choice in choices]
         return (
-            str(cards.choices_field(list(zip(letters, choices, strict=True)))),
-            str(cards.answer_field(letters[answer], choices[answer])),
+            str(cards.choices_field(list(zip(letters, shown, strict=True)))),
+            str(cards.answer_field(letters[answer], shown[answer])),
             guid_for(base_url, language, "question", question_id),
         )
 
     for topic_id, text_lang in edition.topics.items():
         topic_title = content.topics[topic_id].texts[text_lang].title
+        deck, topic_field = f"{title}::{anki_name(topic_title)}", text_field(topic_title)
         for question_id in by_topic[topic_id]:
             question, shown = content.questions[question_id], edition.questions[question_id]
-            html = source.content_html.questions[(question_id, shown)]
+            texts = source.content_html.questions[(question_id, shown)]
             choices, answer, guid = memo.question(
-                question_id, question.answer, html.choices, functools.partial(made, question_id, question.answer, html.choices)
+                question_id, question.answer, texts.choices, functools.partial(made, question_id, question.answer, texts.choices)
             )
-            link = urls.absolute(base_url, urls.record("questions", language, question_id))
-            fields = (html.stem, choices, answer, html.explanation, topic_title, link)
+            link = html.escape(urls.absolute(base_url, urls.record("questions", language, question_id)))  # an attribute's value
+            fields = (offline_html(texts.stem), choices, answer, offline_html(texts.explanation), topic_field, link)
             tags = (UNTRANSLATED_TAG,) if shown != language else ()
-            notes.append(DeckNote("question", f"{title}::{topic_title}", guid, fields, tags, source.modified(question.location.path)))
+            notes.append(DeckNote("question", deck, guid, fields, tags, source.modified(question.location.path)))
     return notes
 
 
@@ -248,7 +286,7 @@ def term_notes(source: DeckSource, edition: Edition, deck: str) -> list[DeckNote
     for term_id, shown in sorted(edition.terms.items(), key=lambda item: content.terms[item[0]].texts[item[1]].term.casefold()):
         term = content.terms[term_id]
         other = term.texts[term_language].term if term_language in term.texts and term_language != language else ""
-        fields = (term.texts[shown].term, other, source.content_html.terms.get((term_id, shown), ""))
+        fields = (text_field(term.texts[shown].term), text_field(other), offline_html(source.content_html.terms.get((term_id, shown), "")))
         tags = (UNTRANSLATED_TAG,) if shown != language else ()
         guid = guid_for(content.site.base_url, language, "term", term_id)
         notes.append(DeckNote("term", deck, guid, fields, tags, source.modified(term.location.path)))
