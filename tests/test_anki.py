@@ -14,11 +14,11 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLE_CONTENT, run_cli
+from conftest import SAMPLE_CONTENT, SITE_YAML, run_cli
 
 from studysite.incremental import inputs
 from studysite.incremental.checked_files import save_checked
-from studysite.study.anki import NoteMemo, anki_name
+from studysite.study.anki import NoteMemo, anki_name, deck_path
 from studysite.study.apkg import DeckNote, DeckPlan, ModelPlan, stable_id, write_package
 
 LANGUAGES = ("nl", "fr")
@@ -401,3 +401,24 @@ def test_hostile_titles_names_and_html_stay_text_in_the_decks(make_content, tmp_
 def test_anki_names_are_one_line_of_text_that_nests_no_deck():
     assert anki_name("A::B ::: <i>C</i>\x00\n\tD\u2028E") == "A:B : \u2039i\u203aC\u2039/i\u203a D E"
     assert anki_name(" \x07 ") == "-"
+
+
+@pytest.mark.parametrize("title", ["A very long title " * 39, "Été très long " * 50, "日本語の長いタイトル" * 70])
+def test_a_long_title_makes_a_short_deck_file_name(make_content, tmp_path: Path, title: str):
+    """The package's file name comes from the title, cut: a 700-character title once made
+    a name longer than file systems allow, and the build stopped."""
+    content = make_content(**{"site.yaml": SITE_YAML.replace("nl: {title: Studie}", f"nl: {{title: {title!r}}}")})
+    site = tmp_path / "site"
+    assert len(title) >= 700
+    assert run_cli("build", "--content", content, "--out", site, "--no-search").status == 0
+    for lang in LANGUAGES:
+        path = deck_file(site, lang)
+        assert re.fullmatch(rf"[a-z0-9]+(-[a-z0-9]+)*-{lang}\.apkg", path.name) and len(path.name.encode()) <= 100
+        assert read_deck(path, tmp_path).notes
+
+
+def test_a_deck_file_name_is_a_slug_of_the_title():
+    assert deck_path("Guide d'étude de l'IA", "fr") == "fr/downloads/guide-d-etude-de-l-ia-fr.apkg"
+    assert deck_path("../../etc/passwd\x00 \\ x", "nl") == "nl/downloads/etc-passwd-x-nl.apkg"
+    assert deck_path("日本語", "ja") == "ja/downloads/deck-ja.apkg"
+    assert deck_path("x" * 700, "pt-BR") == f"pt-BR/downloads/{'x' * 64}-pt-BR.apkg"

@@ -42,13 +42,14 @@ from studysite.workers import Aside
 CARD_TEMPLATES = "anki/cards.html"
 UNTRANSLATED_TAG = "untranslated"
 DECK_SUFFIX = ".apkg"
+DECK_SLUG_LIMIT = 64  # characters of the title in a package's file name: with the language, far below any file system's limit
 QUESTION_FIELDS = ("Stem", "Choices", "Answer", "Explanation", "Topic", "Link")
 
 
 def deck_path(title: str, language: str) -> str:
     """Where a language's package is written: next to its downloads page."""
     ascii_title = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode()
-    slug = re.sub(r"[^a-z0-9]+", "-", ascii_title.lower()).strip("-") or "deck"
+    slug = re.sub(r"[^a-z0-9]+", "-", ascii_title.lower())[:DECK_SLUG_LIMIT].strip("-") or "deck"
     return f"{urls.downloads(language)}{slug}-{language}{DECK_SUFFIX}"
 
 
