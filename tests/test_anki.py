@@ -422,3 +422,13 @@ def test_a_deck_file_name_is_a_slug_of_the_title():
     assert deck_path("../../etc/passwd\x00 \\ x", "nl") == "nl/downloads/etc-passwd-x-nl.apkg"
     assert deck_path("日本語", "ja") == "ja/downloads/deck-ja.apkg"
     assert deck_path("x" * 700, "pt-BR") == f"pt-BR/downloads/{'x' * 64}-pt-BR.apkg"
+
+
+def test_a_plan_key_changes_with_the_code_that_writes_the_package(monkeypatch):
+    """A site built by an older Studysite gets its packages made again, as a clean build makes them."""
+    from studysite.study import apkg
+
+    plan = DeckPlan("nl", "nl/downloads/site-nl.apkg", "https://example.org/", {}, ("Site",), ())
+    before = plan.key
+    monkeypatch.setattr(apkg, "writer_digest", lambda: "another writer")
+    assert plan.key != before
