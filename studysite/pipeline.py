@@ -22,7 +22,8 @@ from studysite.i18n.status import TranslationStatus, record_blocks
 from studysite.i18n.ui_catalogs import load_layered_translations
 from studysite.incremental import kept_model
 from studysite.incremental.cache import BuildCache, memo_of, open_cache, remember_build, status_memos, template_code_folders, unchanged_build
-from studysite.incremental.inputs import Inputs, read_inputs
+from studysite.incremental.cache import note_memo as note_memo_of
+from studysite.incremental.inputs import Inputs, file_times, read_inputs
 from studysite.incremental.kept_model import Model
 from studysite.incremental.page_keys import PageKeys, files_digest, inputs_key, pages_to_render, source_digests
 from studysite.incremental.readings import read_content
@@ -299,8 +300,8 @@ class EarlyStart:
         self._renderer = make_renderer(self.options, content, self.report, self.assets)
         if not self.options.preview:
             content_dir, made_from = self.options.content_dir, f"{self.stamp}\0{self._renderer.made_from}"
-            memos = {language: anki.memo_path(content_dir, language) for language in content.site.languages}
-            source = anki.DeckSource(content, content_html, anki.file_times(content_dir, self.seen), memos, made_from)
+            note_memo = functools.partial(note_memo_of, content_dir)
+            source = anki.DeckSource(content, content_html, file_times(content_dir, self.seen), note_memo, made_from)
             self.decks = anki.Decks(self.previous, source, self._renderer.environments, self.options.processes)
 
     @property

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import ast
+import html.parser
 import json
 import os
+import re
 import shutil
 import sqlite3
 import zipfile
@@ -11,12 +14,13 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLE_CONTENT, run_cli
+from conftest import SAMPLE_CONTENT, SITE_YAML, run_cli
 
 from studysite.incremental import inputs
+from studysite.incremental.cache import FileMemo
 from studysite.incremental.checked_files import save_checked
-from studysite.study.anki import NoteMemo
-from studysite.study.apkg import DeckNote, DeckPlan, stable_id
+from studysite.study.anki import NoteMemo, anki_name, deck_path
+from studysite.study.apkg import DeckNote, DeckPlan, ModelPlan, stable_id, write_package
 
 LANGUAGES = ("nl", "fr")
 
@@ -219,10 +223,10 @@ def test_a_note_memo_gives_back_only_what_was_made_of_the_same_answer_and_choice
     path, made, again = tmp_path / "memo.pickle", ("<ol>a b</ol>", "B: b", "guid"), ("made", "again", "now")
 
     def fields(header: str = "h", answer: int = 1, choices: tuple[str, ...] = ("a", "b")) -> tuple[str, str, str]:
-        return NoteMemo(path, header).question("q1", answer, choices, lambda: again)
+        return NoteMemo(FileMemo(path, header)).question("q1", answer, choices, lambda: again)
 
-    first = NoteMemo(path, "h")
-    assert first.question("q1", 1, ("a", "b"), lambda: made) == made
+    first = FileMemo(path, "h")
+    assert NoteMemo(first).question("q1", 1, ("a", "b"), lambda: made) == made
     first.save()
     assert fields() == made
     assert fields(answer=0) == fields(choices=("a", "c")) == fields("another header") == again
@@ -287,32 +291,145 @@ def test_a_plan_key_tells_apart_plans_that_differ_in_any_part_of_any_note():
     assert len(keys) == 1 + len(fields(DeckNote)) and replace(plan).key == plan.key
 
 
-def test_the_collection_is_written_as_genanki_writes_it():
+def test_the_package_is_written_by_genankis_public_api_alone(monkeypatch, tmp_path: Path):
+    """No private name of genanki or of any other library, no module of genanki but its
+    package: what its next versions keep. genanki writes every note, each with its own
+    time and ids derived from its GUID; the note types carry the latest time."""
     import genanki
 
-    from studysite.study.apkg import index_collection, write_collection
+    from studysite.study import anki, apkg
 
-    def model(model_id: int, name: str) -> genanki.Model:
-        return genanki.Model(model_id, name, fields=[{"name": "Front"}], templates=[{"name": name, "qfmt": "{{Front}}", "afmt": "{{Front}}"}])
+    for module in (anki, apkg):
+        tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+        private = [
+            node.attr
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and re.fullmatch(r"_[^_].*", node.attr) and not (isinstance(node.value, ast.Name) and node.value.id == "self")
+        ]
+        submodules = [node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("genanki.")]
+        assert (module.__name__, private, submodules) == (module.__name__, [], [])
+    written, write_note = [], genanki.Note.write_to_db
 
-    shared, terms = model(1 << 30, "Question"), model((1 << 30) + 1, "Term")
-    decks = [genanki.Deck(2 << 30, "Site"), genanki.Deck((2 << 30) + 1, "Site::Topic"), genanki.Deck((2 << 30) + 2, "Site::Glossary")]
-    for deck, models in zip(decks, ([], [shared], [shared, terms]), strict=True):
-        for each in models:
-            deck.add_model(each)
+    def spy(note, cursor, timestamp, deck_id, id_gen):
+        written.append(note.guid)
+        write_note(note, cursor, timestamp, deck_id, id_gen)
 
-    def collection(write) -> tuple:
-        connection = sqlite3.connect(":memory:")
-        write(connection.cursor())
-        schema = connection.execute("SELECT sql FROM sqlite_master ORDER BY name").fetchall()
-        cursor = connection.execute("SELECT * FROM col")
-        row = {column[0]: value for column, value in zip(cursor.description, cursor.fetchone(), strict=True)}
-        return schema, {name: json.loads(value) if isinstance(value, str) and value.startswith("{") else value for name, value in row.items()}
+    monkeypatch.setattr(genanki.Note, "write_to_db", spy)
+    model = ModelPlan("Site (nl)", ("Front", "Back"), "{{Front}}", "{{FrontSide}}<hr id=answer>{{Back}}", ".card {}")
+    notes = (
+        DeckNote("card", "Site::A", "guid-a", ("a", "1"), (), 1_700_000_000),
+        DeckNote("card", "Site::B", "guid-b", ("b", ""), ("untranslated",), 1_600_000_000),
+    )
+    plan = DeckPlan("nl", "nl/downloads/site-nl.apkg", "https://example.org/", {"card": model}, ("Site", "Site::A", "Site::B"), notes)
+    package = write_package(plan)
+    assert written == ["guid-a", "guid-b"] and write_package(plan) == package
+    (tmp_path / "site-nl.apkg").write_bytes(package)
+    deck = read_deck(tmp_path / "site-nl.apkg", tmp_path)
+    assert [(n["guid"], n["id"], n["mod"], n["deck"], n["tags"]) for n in sorted(deck.notes, key=lambda n: n["guid"])] == [
+        ("guid-a", stable_id("guid-a", "note", low=1_500_000_000_000, span=100_000_000_000), 1_700_000_000, "Site::A", []),
+        ("guid-b", stable_id("guid-b", "note", low=1_500_000_000_000, span=100_000_000_000), 1_600_000_000, "Site::B", ["untranslated"]),
+    ]
+    assert deck.decks == ["Default", "Site", "Site::A", "Site::B"] and deck.models["Site (nl)"] == ["Front", "Back"]
 
-    def write_ours(cursor: sqlite3.Cursor) -> None:
-        write_collection(cursor, decks, 1700000000)
-        index_collection(cursor)
 
-    ours = collection(write_ours)
-    assert ours == collection(lambda cursor: genanki.Package(decks).write_to_db(cursor, 1700000000, iter(range(1, 100))))
-    assert {m["name"]: m["did"] for m in ours[1]["models"].values()} == {"Question": decks[2].deck_id, "Term": decks[2].deck_id}  # the last deck using it
+HOSTILE_SITE = """\
+    languages: [nl, fr]
+    term_language: ja
+    base_url: https://example.org/study/
+    nl: {title: "<script>alert('title')</script> Studie::Deel"}
+    fr: {title: "<img src=x onerror=alert(1)>"}
+    """
+HOSTILE_TOPIC = """\
+    nl: {title: "<b onmouseover=alert(1)>Onderwerp</b>", description: Over dingen.}
+    fr: {title: "Thème <script>alert(1)</script>", description: Sur les choses.}
+    """
+HOSTILE_QUESTION = """\
+    topic: basics
+    answer: A
+    nl:
+      question: "Wat is dit <img src=https://evil.example/a.png onerror=alert(1)> ![een schema](https://evil.example/b.png)?"
+      choices: ["<img src=x alt='<script>alert(1)</script>'>", "<script>alert(1)</script>Niets"]
+      explanation: "<iframe src=//evil.example></iframe><style>*{}</style>Zie ![](//evil.example/c.png)."
+    """
+HOSTILE_TERM = """\
+    ja: {term: "<script>alert('ja')</script>"}
+    nl: {term: "<b onmouseover=alert(1)>GPU</b>", definition: "<iframe src=//evil.example></iframe> ![x](https://evil.example/t.png)"}
+    fr: {term: GPU, definition: "<object data=//evil.example></object>Processeur."}
+    """
+
+
+class Markup(html.parser.HTMLParser):
+    """The elements and attributes an HTML reading of a text finds."""
+
+    def __init__(self, text: str):
+        super().__init__()
+        self.tags: list[tuple[str, list[str]]] = []
+        self.feed(text)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, [name for name, _ in attrs]))
+
+
+def test_hostile_titles_names_and_html_stay_text_in_the_decks(make_content, tmp_path: Path):
+    """Anki shows fields as HTML and may show names as HTML: nothing in a deck runs a
+    script or loads a resource, and names hold no markup at all."""
+    content = make_content(
+        **{"site.yaml": HOSTILE_SITE, "topics/basics.yaml": HOSTILE_TOPIC, "questions/gpu-role.yaml": HOSTILE_QUESTION, "glossary/gpu.yaml": HOSTILE_TERM}
+    )
+    site = tmp_path / "site"
+    assert run_cli("build", "--content", content, "--out", site, "--no-search").status == 0
+    for lang in LANGUAGES:
+        deck = read_deck(deck_file(site, lang), tmp_path)
+        assert deck.notes
+        for note in deck.notes:
+            for name, value in note["fields"].items():
+                for tag, attributes in Markup(value).tags:
+                    assert tag in {"p", "ol", "li", "strong", "em", "a", "code"} and set(attributes) <= {"class", "type", "href", "rel"}, (name, value)
+        for name in [*deck.decks, *deck.models, *(tag for note in deck.notes for tag in note["tags"])]:
+            assert "<" not in name and ">" not in name and not Markup(name).tags
+    nl = read_deck(deck_file(site, "nl"), tmp_path)
+    question, term = questions_notes(nl)[0]["fields"], term_notes(nl)[0]["fields"]
+    assert "een schema" in question["Stem"] and "&lt;script&gt;alert(1)&lt;/script&gt;" in question["Choices"]  # an image's text
+    assert question["Topic"] == "&lt;b onmouseover=alert(1)&gt;Onderwerp&lt;/b&gt;"
+    assert term["Term"] == "&lt;b onmouseover=alert(1)&gt;GPU&lt;/b&gt;" and term["Japanese name"] == "&lt;script&gt;alert('ja')&lt;/script&gt;"
+    assert (
+        questions_notes(nl)[0]["deck"]
+        == "\u2039script\u203aalert('title')\u2039/script\u203a Studie:Deel::\u2039b onmouseover=alert(1)\u203aOnderwerp\u2039/b\u203a"
+    )
+
+
+def test_anki_names_are_one_line_of_text_that_nests_no_deck():
+    assert anki_name("A::B ::: <i>C</i>\x00\n\tD\u2028E") == "A:B : \u2039i\u203aC\u2039/i\u203a D E"
+    assert anki_name(" \x07 ") == "-"
+
+
+@pytest.mark.parametrize("title", ["A very long title " * 39, "Été très long " * 50, "日本語の長いタイトル" * 70])
+def test_a_long_title_makes_a_short_deck_file_name(make_content, tmp_path: Path, title: str):
+    """The package's file name comes from the title, cut: a 700-character title once made
+    a name longer than file systems allow, and the build stopped."""
+    content = make_content(**{"site.yaml": SITE_YAML.replace("nl: {title: Studie}", f"nl: {{title: {title!r}}}")})
+    site = tmp_path / "site"
+    assert len(title) >= 700
+    assert run_cli("build", "--content", content, "--out", site, "--no-search").status == 0
+    for lang in LANGUAGES:
+        path = deck_file(site, lang)
+        assert re.fullmatch(rf"[a-z0-9]+(-[a-z0-9]+)*-{lang}\.apkg", path.name) and len(path.name.encode()) <= 100
+        assert read_deck(path, tmp_path).notes
+
+
+def test_a_deck_file_name_is_a_slug_of_the_title():
+    assert deck_path("Guide d'étude de l'IA", "fr") == "fr/downloads/guide-d-etude-de-l-ia-fr.apkg"
+    assert deck_path("../../etc/passwd\x00 \\ x", "nl") == "nl/downloads/etc-passwd-x-nl.apkg"
+    assert deck_path("日本語", "ja") == "ja/downloads/deck-ja.apkg"
+    assert deck_path("x" * 700, "pt-BR") == f"pt-BR/downloads/{'x' * 64}-pt-BR.apkg"
+
+
+def test_a_plan_key_changes_with_the_code_that_writes_the_package(monkeypatch):
+    """A site built by an older Studysite gets its packages made again, as a clean build makes them."""
+    from studysite.study import apkg
+
+    plan = DeckPlan("nl", "nl/downloads/site-nl.apkg", "https://example.org/", {}, ("Site",), ())
+    before = plan.key
+    monkeypatch.setattr(apkg, "writer_digest", lambda: "another writer")
+    assert plan.key != before

@@ -32,6 +32,7 @@ import io
 import os
 import pickle
 import shutil
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -166,6 +167,37 @@ class BuildCache:
         pickle.dump(self.stamp, digesting, protocol=PROTOCOL)
         for key, reading in self.readings.items():
             pickle.dump((key, reading if isinstance(reading, bytes) else pickle.dumps(reading, protocol=PROTOCOL)), digesting, protocol=PROTOCOL)
+
+
+class FileMemo:
+    """A memo in a checked file of its own, by a header naming what made its entries (a file
+    of another header, or that is not whole, is ignored): what a run put is saved, when it
+    differs from what was kept."""
+
+    def __init__(self, path: Path, header: str):
+        self.path, self.header, self.made = path, header, {}
+        values = load_checked(path, lambda module, name: False)
+        saved_header, entries = next(values, None), next(values, None)
+        self.kept: dict = entries if saved_header == header and isinstance(entries, dict) else {}
+
+    def get(self, key: str) -> object | None:
+        return self.kept.get(key)
+
+    def put(self, key: str, value: object) -> None:
+        self.made[key] = value
+
+    def save(self) -> None:
+        if self.made != self.kept:
+            remove_temporary_files(self.path)
+            save_checked(self.path, self.header, self.made)
+
+
+@contextlib.contextmanager
+def note_memo(content_dir: Path, language: str, header: str) -> Iterator[FileMemo]:
+    """The memo of a site's deck in a language (study/anki.py's NoteMemo), in the cache folder; saved on leaving."""
+    memo = FileMemo(cache_folder() / f"deck-{site_name(content_dir)}-{language}.pickle", header)
+    yield memo
+    memo.save()
 
 
 def memo_of(cache: BuildCache | None, part: str) -> Memo:

@@ -3,11 +3,12 @@ changed without reading a file whose times, size and inode are as they were."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import subprocess
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -69,6 +70,17 @@ def modified_seconds(signatures: Mapping[str, list], name: str) -> int:
     else from the file."""
     signature = signatures.get(name)
     return (signature[0] if signature else os.stat(name).st_mtime_ns) // 1_000_000_000
+
+
+def file_times(content_dir: Path, signatures: Mapping[str, list]) -> Callable[[str], int]:
+    """A content file's modification time in seconds, by its path in the folder: as the
+    build saw it when it listed its inputs (its signature), else from the file;
+    SOURCE_DATE_EPOCH for every file when it is set (the decks' note times)."""
+    fixed = os.environ.get("SOURCE_DATE_EPOCH", "")
+    if fixed.isdigit():
+        return lambda path: int(fixed)
+    folder = os.fspath(content_dir)
+    return functools.cache(lambda path: modified_seconds(signatures, os.path.join(folder, path)))
 
 
 def git_head(folder: Path) -> str:

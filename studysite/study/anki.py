@@ -6,18 +6,23 @@ sanitised HTML as the pages (without the links to term pages, which would lead n
 in Anki). Model, deck and note ids and note GUIDs are derived from the site's URL, the
 language and the record id, so importing a newer deck updates the notes it imported
 before. A note's time is its record file's modification time (or SOURCE_DATE_EPOCH).
+Anki shows fields and names as HTML, and content is untrusted: plain text (titles, term
+names) is escaped, the fields' HTML loads nothing (the deck ships no media: an image
+becomes its text alternative), and deck and note type names hold no markup characters.
+
 This module plans each deck (DeckPlan); study/apkg.py makes its package.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
-import os
+import html
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
 
 import jinja2
 
@@ -25,10 +30,8 @@ from studysite import urls
 from studysite.content.graph import Edition, LanguageGraph, build_edition, topic_questions
 from studysite.content.html import ContentHtml
 from studysite.content.model import Content, answer_letter
-from studysite.incremental.cache import cache_folder, site_name
-from studysite.incremental.checked_files import load_checked, remove_temporary_files, save_checked
-from studysite.incremental.inputs import modified_seconds
 from studysite.languages import language_name
+from studysite.memo import NO_MEMO, Memo
 from studysite.output.write import Manifest, SiteWriter
 from studysite.study.apkg import DeckNote, DeckPlan, ModelPlan, load_genanki, write_package
 from studysite.workers import Aside
@@ -36,14 +39,46 @@ from studysite.workers import Aside
 CARD_TEMPLATES = "anki/cards.html"
 UNTRANSLATED_TAG = "untranslated"
 DECK_SUFFIX = ".apkg"
+DECK_SLUG_LIMIT = 64  # characters of the title in a package's file name: with the language, far below any file system's limit
 QUESTION_FIELDS = ("Stem", "Choices", "Answer", "Explanation", "Topic", "Link")
 
 
 def deck_path(title: str, language: str) -> str:
     """Where a language's package is written: next to its downloads page."""
     ascii_title = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode()
-    slug = re.sub(r"[^a-z0-9]+", "-", ascii_title.lower()).strip("-") or "deck"
+    slug = re.sub(r"[^a-z0-9]+", "-", ascii_title.lower())[:DECK_SLUG_LIMIT].strip("-") or "deck"
     return f"{urls.downloads(language)}{slug}-{language}{DECK_SUFFIX}"
+
+
+def text_field(text: str) -> str:
+    """Plain text (a title, a term's name) as a field's HTML: shown as written, never as markup."""
+    return html.escape(text, quote=False)
+
+
+_IMAGE = re.compile(r"<img\b[^>]*>")  # nh3 and the MathML serialiser write < and > in attribute values as entities
+_ALT = re.compile(r'\salt="([^"]*)"')
+
+
+def offline_html(fragment: str) -> str:
+    """A field's HTML (the pages' sanitised HTML) with nothing that loads a resource: an image
+    becomes its text alternative, since the deck ships no media and Anki would fetch it from
+    wherever its src points each time the card shows."""
+    return _IMAGE.sub(_image_text, fragment) if "<img" in fragment else fragment
+
+
+def _image_text(image: re.Match) -> str:
+    alt = _ALT.search(image.group(0))
+    return html.escape(html.unescape(alt.group(1)), quote=False) if alt else ""
+
+
+_NAME_MARKUP = str.maketrans({"<": "\u2039", ">": "\u203a"})  # ‹ ›: read as text, whatever reads the name as HTML
+
+
+def anki_name(text: str) -> str:
+    """A deck's or a note type's name from a title: one line of text with no markup
+    characters, and no "::" (which would nest a deck in another)."""
+    printable = "".join(character if character.isprintable() else " " for character in text)
+    return " ".join(re.sub(r":{2,}", ":", printable.translate(_NAME_MARKUP)).split()) or "-"
 
 
 @dataclass(frozen=True)
@@ -70,7 +105,7 @@ class DeckSource:
     content: Content
     content_html: ContentHtml
     modified: Callable[[str], int]  # content file path -> modification time in seconds
-    memos: Mapping[str, Path] = field(default_factory=dict)  # language -> the file of its deck's NoteMemo; none: none is kept
+    note_memo: NoteMemoOpener = lambda language, header: contextlib.nullcontext(NO_MEMO)  # noqa: E731
     made_from: str = ""  # what the notes' fields depend on besides the records: the code, its libraries, the templates
 
     def site_title(self, language: str) -> str:
@@ -79,20 +114,8 @@ class DeckSource:
         return text.title if text else "Studysite"
 
 
-def file_times(content_dir: Path, seen: Mapping[str, list]) -> Callable[[str], int]:
-    """A record file's modification time in seconds: as the build saw it when it listed its
-    inputs (incremental/inputs.py's signatures, by path), else from the file; SOURCE_DATE_EPOCH for
-    every file when it is set."""
-    fixed = os.environ.get("SOURCE_DATE_EPOCH", "")
-    if fixed.isdigit():
-        return lambda path: int(fixed)
-    folder = os.fspath(content_dir)
-    return functools.cache(lambda path: modified_seconds(seen, os.path.join(folder, path)))
-
-
-def memo_path(content_dir: Path, language: str) -> Path:
-    """Where the NoteMemo of a site's deck in this language is kept: the cache folder."""
-    return cache_folder() / f"deck-{site_name(content_dir)}-{language}.pickle"
+# Opens the memo of a language's notes, kept by a header naming what made them; saved on leaving.
+NoteMemoOpener = Callable[[str, str], AbstractContextManager[Memo]]
 
 
 class NoteMemo:
@@ -100,30 +123,19 @@ class NoteMemo:
     planned: its Choices and Answer fields, by its answer and choices, and its GUID. A
     rebuild after an edit plans every deck again (the edited file's notes carry its new
     time); taking these back saves calling two macros and genanki's guid_for for each
-    question, some 60 ms of a 5,000-question deck's 140 ms plan. Kept in the cache folder,
-    a checked file a language (incremental/checked_files.py) of plain data, by what made them (header);
-    a file of another header, or that is not whole, is ignored, and each entry is checked
-    before it is taken."""
+    question, some 60 ms of a 5,000-question deck's 140 ms plan. Each entry of the memo is
+    checked before it is taken."""
 
-    def __init__(self, path: Path | None, header: str):
-        self.path, self.header, self.made = path, header, {}
-        values = load_checked(path, lambda module, name: False) if path is not None else iter(())
-        saved_header, entries = next(values, None), next(values, None)
-        self.kept: dict = entries if saved_header == header and isinstance(entries, dict) else {}
+    def __init__(self, memo: Memo = NO_MEMO):
+        self.memo = memo
 
     def question(self, question_id: str, answer: int, choices: tuple[str, ...], make: Callable[[], tuple[str, str, str]]) -> tuple[str, str, str]:
         """(Choices field, Answer field, GUID) of a question: kept, when made of this answer and these choices, else make()."""
-        entry = self.kept.get(question_id)
+        entry = self.memo.get(question_id)
         if not (isinstance(entry, tuple) and len(entry) == 3 and entry[0] == answer and entry[1] == choices and _texts(entry[2], 3)):
             entry = (answer, choices, make())
-        self.made[question_id] = entry
+        self.memo.put(question_id, entry)
         return entry[2]
-
-    def save(self) -> None:
-        """What this plan made, for the next, unless it is what was kept."""
-        if self.path is not None and self.made != self.kept:
-            remove_temporary_files(self.path)
-            save_checked(self.path, self.header, self.made)
 
 
 def _texts(value: object, count: int) -> bool:
@@ -161,9 +173,8 @@ class Decks:
 
     def _make(self, previous: Manifest, language: str) -> tuple[str, str, bytes | None]:
         """The package's path, key and bytes (None: the previous package is the same)."""
-        memo = NoteMemo(self.source.memos.get(language), f"{self.source.made_from}\0{language}\0{self.source.content.site.base_url}")
-        plan = self._plan(language, memo)
-        memo.save()
+        with self.source.note_memo(language, f"{self.source.made_from}\0{language}\0{self.source.content.site.base_url}") as memo:
+            plan = self._plan(language, NoteMemo(memo))
         key = plan.key
         same = previous.inputs.get(plan.path) == key and plan.path in previous.files
         return plan.path, key, None if same else write_package(plan)
@@ -189,22 +200,23 @@ def plan_deck(source: DeckSource, language: str, environment: jinja2.Environment
     """The notes, sub-decks and note types of one language's deck: the records its site
     edition shows (graph.build_edition); memo: what planning it last time made (NoteMemo)."""
     content, edition = source.content, build_edition(source.content, language)
-    site, title = content.site, source.site_title(language)
+    site, title = content.site, anki_name(source.site_title(language))
     cards = environment.get_template(CARD_TEMPLATES).module
     term_language = site.term_language
     term_fields = ("Term", term_field_name(term_language), "Definition")
     models = {
         "question": ModelPlan(f"{title} ({language})", QUESTION_FIELDS, str(cards.question_front()), str(cards.question_back()), str(cards.css())),
         "term": ModelPlan(
-            f"{title}: {cards.glossary()} ({language})",
+            f"{title}: {anki_name(str(cards.glossary()))} ({language})",
             term_fields,
             str(cards.term_front()),
             str(cards.term_back(term_fields[1], language_name(term_language, language) if term_language else "")),
             str(cards.css()),
         ),
     }
-    memo = memo if memo is not None else NoteMemo(None, "")
-    notes = [*question_notes(source, edition, title, cards, memo), *term_notes(source, edition, f"{title}::{cards.glossary()}")]
+    memo = memo if memo is not None else NoteMemo()
+    glossary = f"{title}::{anki_name(str(cards.glossary()))}"
+    notes = [*question_notes(source, edition, title, cards, memo), *term_notes(source, edition, glossary)]
     decks = (title, *dict.fromkeys(note.deck for note in notes))
     return DeckPlan(language, deck_path(source.site_title(site.default_language), language), site.base_url, models, decks, tuple(notes))
 
@@ -229,25 +241,26 @@ def question_notes(source: DeckSource, edition: Edition, title: str, cards, memo
     base_url, by_topic = content.site.base_url, topic_questions(content, edition)
 
     def made(question_id: str, answer: int, choices: tuple[str, ...]) -> tuple[str, str, str]:
-        letters = [answer_letter(i) for i in range(len(choices))]
+        letters, shown = [answer_letter(i) for i in range(len(choices))], [offline_html(choice) for choice in choices]
         return (
-            str(cards.choices_field(list(zip(letters, choices, strict=True)))),
-            str(cards.answer_field(letters[answer], choices[answer])),
+            str(cards.choices_field(list(zip(letters, shown, strict=True)))),
+            str(cards.answer_field(letters[answer], shown[answer])),
             guid_for(base_url, language, "question", question_id),
         )
 
     for topic_id, text_lang in edition.topics.items():
         topic_title = content.topics[topic_id].texts[text_lang].title
+        deck, topic_field = f"{title}::{anki_name(topic_title)}", text_field(topic_title)
         for question_id in by_topic[topic_id]:
             question, shown = content.questions[question_id], edition.questions[question_id]
-            html = source.content_html.questions[(question_id, shown)]
+            texts = source.content_html.questions[(question_id, shown)]
             choices, answer, guid = memo.question(
-                question_id, question.answer, html.choices, functools.partial(made, question_id, question.answer, html.choices)
+                question_id, question.answer, texts.choices, functools.partial(made, question_id, question.answer, texts.choices)
             )
-            link = urls.absolute(base_url, urls.record("questions", language, question_id))
-            fields = (html.stem, choices, answer, html.explanation, topic_title, link)
+            link = html.escape(urls.absolute(base_url, urls.record("questions", language, question_id)))  # an attribute's value
+            fields = (offline_html(texts.stem), choices, answer, offline_html(texts.explanation), topic_field, link)
             tags = (UNTRANSLATED_TAG,) if shown != language else ()
-            notes.append(DeckNote("question", f"{title}::{topic_title}", guid, fields, tags, source.modified(question.location.path)))
+            notes.append(DeckNote("question", deck, guid, fields, tags, source.modified(question.location.path)))
     return notes
 
 
@@ -257,7 +270,7 @@ def term_notes(source: DeckSource, edition: Edition, deck: str) -> list[DeckNote
     for term_id, shown in sorted(edition.terms.items(), key=lambda item: content.terms[item[0]].texts[item[1]].term.casefold()):
         term = content.terms[term_id]
         other = term.texts[term_language].term if term_language in term.texts and term_language != language else ""
-        fields = (term.texts[shown].term, other, source.content_html.terms.get((term_id, shown), ""))
+        fields = (text_field(term.texts[shown].term), text_field(other), offline_html(source.content_html.terms.get((term_id, shown), "")))
         tags = (UNTRANSLATED_TAG,) if shown != language else ()
         guid = guid_for(content.site.base_url, language, "term", term_id)
         notes.append(DeckNote("term", deck, guid, fields, tags, source.modified(term.location.path)))

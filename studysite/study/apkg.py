@@ -1,17 +1,21 @@
-"""The .apkg package of a deck's plan: a zip holding the SQLite collection genanki's schema
-describes, and an empty media list. Its bytes depend only on the plan (study/anki.py makes it):
-genanki's clock is replaced by the notes' times and the zip entries are dated 1980-01-01.
+"""The .apkg package of a deck's plan, written by genanki (its public Model, Deck, Note and
+Package): the SQLite collection, zipped with an empty media list. Its bytes depend only on
+the plan (study/anki.py makes it): each note carries its record's time and ids derived from
+its GUID (PlannedNote), the note types the latest of those times, and the zip entries are
+dated 1980-01-01.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
+import itertools
 import json
 import sqlite3
 import struct
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -32,6 +36,13 @@ def _isal_version() -> str:
     import isal
 
     return isal.__version__
+
+
+@functools.cache
+def writer_digest() -> str:
+    """A digest of this module, which writes the packages: a Studysite that writes them
+    otherwise makes them again, so that a rebuild's packages are a clean build's."""
+    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
 
 
 ZIP_LEVEL = 2  # ISA-L's level (0 to 3): at 5,000 questions 3 takes twice as long for 2 % less
@@ -70,7 +81,7 @@ class DeckPlan:
     @property
     def key(self) -> str:
         """A digest of the plan, to carry the package over when nothing changed."""
-        libraries = f"{load_genanki().__version__} {_isal_version()}"  # what makes the bytes: a new version, a new package
+        libraries = f"{load_genanki().__version__} {_isal_version()} {writer_digest()}"  # what makes the bytes: a new version, a new package
         digest = hashlib.sha256(f"{libraries}{(self.language, self.path, self.site_key, self.models, self.decks)!r}".encode())
         for note in self.notes:  # note by note, the lengths of its parts then the parts: twice as fast as its repr
             parts = (note.model, note.deck, note.guid, str(note.modified), *note.fields, "\x1e", *note.tags)
@@ -88,11 +99,9 @@ def stable_id(*parts: str, low: int = 1 << 30, span: int = 1 << 30) -> int:
 
 
 def write_package(plan: DeckPlan) -> bytes:
-    """The .apkg bytes of a plan: a zip holding the SQLite collection and an empty media list.
-    genanki writes the collection's schema, decks and note types; the notes and cards are
-    inserted here at once, with their final ids and times (genanki inserts them one by one),
-    in the order of their ids and before the indexes are made: 25 % faster at 5,000
-    questions, and a 7 % smaller package, than inserting them in deck order into indexed tables."""
+    """The .apkg bytes of a plan: genanki's Package.write_to_db writes the collection into a
+    file of ours, zipped here. Not its write_to_file: that leaves its copy of the collection
+    in the system's temporary folder, and zips it undeflated, dated by that file's time."""
     genanki = load_genanki()
     models = {
         kind: genanki.Model(
@@ -105,80 +114,45 @@ def write_package(plan: DeckPlan) -> bytes:
         for kind, m in plan.models.items()
     }
     decks = {name: genanki.Deck(stable_id(plan.site_key, plan.language, "deck", name), name) for name in plan.decks}
+    planned_note = planned_note_class()
     for note in plan.notes:
-        decks[note.deck].add_model(models[note.model])
-    timestamp = max((note.modified for note in plan.notes), default=0)
+        decks[note.deck].add_note(planned_note(note, models[note.model]))
+    timestamp = max((note.modified for note in plan.notes), default=0)  # the note types' time
     with tempfile.TemporaryDirectory(prefix="studysite-deck-") as folder:  # on disk: a large deck stays out of memory
         database = Path(folder) / "collection.anki2"
         connection = sqlite3.connect(database)
         try:
             connection.execute("PRAGMA journal_mode = OFF")  # a file made once and thrown away needs no rollback journal
             connection.execute("PRAGMA synchronous = OFF")  # nor to reach the disk before it is zipped
-            cursor = connection.cursor()
-            write_collection(cursor, list(decks.values()), timestamp)
-            insert_notes(cursor, plan, models, {name: deck.deck_id for name, deck in decks.items()})
-            index_collection(cursor)
+            genanki.Package(list(decks.values())).write_to_db(connection.cursor(), timestamp, itertools.count(1))  # ids: PlannedNote's
             connection.commit()
         finally:
             connection.close()
         return zip_package(database)
 
 
-def write_collection(cursor: sqlite3.Cursor, decks: list[genanki.Deck], timestamp: int) -> None:
-    """The collection's tables, decks and note types, as genanki's Package.write_to_db
-    writes them (a note type's deck is the last that uses it), with the collection's JSON
-    of decks and of note types read and written once: genanki does it for each deck, a
-    fifth of a package's time at a hundred topics. Its indexes: index_collection."""
-    from genanki.apkg_col import APKG_COL
+@functools.cache
+def planned_note_class() -> type[genanki.Note]:
+    """genanki's Note for a DeckNote (made once genanki is imported), written with the note's
+    own time, so that Anki updates on import only the notes whose records changed, and with
+    ids derived from its GUID rather than the package's counter, which numbers the notes in
+    turn from the package's time: a note keeps its ids when other notes come or go."""
+    genanki = load_genanki()
 
-    cursor.executescript(_schema_statements(index=False))
-    cursor.executescript(APKG_COL)
-    all_decks, all_models = map(json.loads, cursor.execute("SELECT decks, models FROM col").fetchone())
-    for deck in decks:
-        all_decks[str(deck.deck_id)] = deck.to_json()
-        all_models.update({str(model.model_id): model.to_json(timestamp, deck.deck_id) for model in deck.models.values()})
-    cursor.execute("UPDATE col SET decks = ?", (json.dumps(all_decks),))
-    cursor.execute("UPDATE col SET models = ?", (json.dumps(all_models),))
+    class PlannedNote(genanki.Note):
+        def __init__(self, note: DeckNote, model: genanki.Model):
+            super().__init__(model=model, fields=list(note.fields), tags=list(note.tags), guid=note.guid)
+            self.modified = note.modified
 
+        def write_to_db(self, cursor: sqlite3.Cursor, timestamp: float, deck_id: int, id_gen: Iterator[int]) -> None:
+            ids = [stable_id(self.guid, "note", **_ID_RANGE)]
+            ids += [stable_id(self.guid, "card", *([str(card.ord)] if card.ord else []), **_ID_RANGE) for card in self.cards]
+            super().write_to_db(cursor, self.modified, deck_id, iter(ids))
 
-def insert_notes(cursor: sqlite3.Cursor, plan: DeckPlan, models: Mapping[str, genanki.Model], deck_ids: Mapping[str, int]) -> None:
-    """Each note, and its card if its note type's front shows something (genanki's rule),
-    as genanki would write them; ids derived from the note's GUID, times its record's."""
-    notes, cards = [], []
-    by_deck: dict[str, list[DeckNote]] = {deck: [] for deck in plan.decks}
-    for note in plan.notes:
-        by_deck[note.deck].append(note)
-    for deck, deck_notes in by_deck.items():  # deck by deck, as genanki writes them
-        for note in deck_notes:
-            model = models[note.model]
-            note_id = stable_id(note.guid, "note", low=1_500_000_000_000, span=100_000_000_000)
-            tags = " " + " ".join(note.tags) + " "
-            notes.append((note_id, note.guid, model.model_id, note.modified, -1, tags, "\x1f".join(note.fields), note.fields[model.sort_field_index], 0, 0, ""))
-            for card_ord in card_ords(model, note.fields):
-                card_id = stable_id(note.guid, "card", low=1_500_000_000_000, span=100_000_000_000)
-                cards.append((card_id, note_id, deck_ids[deck], card_ord, note.modified, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ""))
-    cursor.executemany("INSERT INTO notes VALUES(?,?,?,?,?,?,?,?,?,?,?)", sorted(notes))  # by id: each row goes at the table's end
-    cursor.executemany("INSERT INTO cards VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", sorted(cards))
+    return PlannedNote
 
 
-def index_collection(cursor: sqlite3.Cursor) -> None:
-    """The indexes of genanki's schema, made once the rows are in."""
-    cursor.executescript(_schema_statements(index=True))
-
-
-def _schema_statements(index: bool) -> str:
-    """genanki's schema: its CREATE INDEX statements, or all the others."""
-    from genanki.apkg_schema import APKG_SCHEMA
-
-    statements = [statement.strip() for statement in APKG_SCHEMA.split(";") if statement.strip()]
-    return "".join(f"{statement};\n" for statement in statements if statement.upper().startswith("CREATE INDEX") == index)
-
-
-def card_ords(model: genanki.Model, fields: tuple[str, ...]) -> list[int]:
-    """The cards of a note: a template's card when the fields its front needs are filled
-    (genanki's Note.cards, from the requirements genanki works out once per note type)."""
-    met = {"any": any, "all": all}
-    return [card_ord for card_ord, any_or_all, required in model._req if met[any_or_all](fields[index] for index in required)]
+_ID_RANGE = {"low": 1_500_000_000_000, "span": 100_000_000_000}  # note and card ids: milliseconds, as Anki makes them
 
 
 def zip_package(database: Path) -> bytes:
