@@ -169,7 +169,7 @@ def run_i18n(args) -> int:
         print("error: 'i18n init' needs a language code, e.g. 'python build.py i18n init de'", file=sys.stderr)
         return EXIT_USAGE
     options = pipeline.Options(content_dir=args.content)
-    print(catalogs.run(args.action, options.site_root, args.language, catalogs.read_content(args.content)))
+    print(catalogs.run(args.action, options.site_root, args.language, catalogs.content_to_translate(args.content)))
     return EXIT_OK
 
 

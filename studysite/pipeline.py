@@ -21,12 +21,12 @@ from studysite.i18n import content_po
 from studysite.i18n.status import TranslationStatus, record_blocks
 from studysite.i18n.ui_catalogs import load_layered_translations
 from studysite.incremental import kept_model
-from studysite.incremental.cache import BuildCache, memo_of, open_cache, remember_build, status_memos, template_code_folders, unchanged_build
+from studysite.incremental.cache import BuildCache, code_stamp, memo_of, open_cache, remember_build, status_memos, template_code_folders, unchanged_build
 from studysite.incremental.cache import note_memo as note_memo_of
 from studysite.incremental.inputs import Inputs, file_times, read_inputs
 from studysite.incremental.kept_model import Model
 from studysite.incremental.page_keys import PageKeys, files_digest, inputs_key, pages_to_render, source_digests
-from studysite.incremental.readings import read_content
+from studysite.incremental.readings import read_content_files
 from studysite.output import search
 from studysite.output.assets import collect_assets
 from studysite.output.write import Manifest, SiteWriter, check_output_folder
@@ -191,7 +191,7 @@ def read_model(options: Options, report: Report, cache: BuildCache | None = None
     base_url = urls.normalize_base_url(options.base_url) if options.base_url else ""
     jobs = options.processes
     listed = inputs.listed.get(options.content_dir) if inputs is not None else None
-    site, readings = read_content(options.content_dir, report, base_url, cache, listed, jobs)
+    site, readings = read_content_files(options.content_dir, report, base_url, cache, listed, jobs)
     po_catalogs = content_po.read_content_catalogs(options.site_root / "locales", report)
     supplied = frozenset(content_po.supplied(po_catalogs))
     content = content_of(site, readings, report, supplied)
@@ -297,7 +297,7 @@ class EarlyStart:
             self.decks.__exit__(*exc_info)
 
     def begin(self, content: Content, content_html: ContentHtml) -> None:
-        self._renderer = make_renderer(self.options, content, self.report, self.assets)
+        self._renderer = make_renderer(self.options, content, self.report, self.assets, self.stamp)
         if not self.options.preview:
             content_dir, made_from = self.options.content_dir, f"{self.stamp}\0{self._renderer.made_from}"
             note_memo = functools.partial(note_memo_of, content_dir)
@@ -376,10 +376,11 @@ def build_settings(options: Options) -> str:
     return repr((*settings, os.environ.get("SOURCE_DATE_EPOCH", "")))
 
 
-def make_renderer(options: Options, content: Content, report: Report, assets: dict) -> Renderer:
+def make_renderer(options: Options, content: Content, report: Report, assets: dict, stamp: str | None = None) -> Renderer:
+    """Every site language's Jinja environment; stamp: the code's (incremental/cache.py's code_stamp)."""
     template_dirs = options.layered("templates")
     resources = [folder for name in ("templates", "locales") for folder in options.layered(name)]
-    made_from = files_digest(PACKAGE_ROOT / "studysite", resources)
+    made_from = files_digest(stamp or code_stamp(), resources)
     code_caches = template_code_folders(options.content_dir, {lang: f"{lang}-{made_from[:24]}" for lang in content.site.languages})
     environments = {}
     for language in content.site.languages:

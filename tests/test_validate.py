@@ -5,7 +5,7 @@ import dataclasses
 import pytest
 
 from studysite.content.load import load_documents
-from studysite.content.validate import KINDS, validate_content
+from studysite.content.validate import SCHEMAS, validate_content
 from studysite.diagnostics import Report
 
 
@@ -166,7 +166,7 @@ def test_answer_letter_is_case_insensitive(make_content):
     assert report.diagnostics == [] and content.questions["gpu-role"].answer == 1
 
 
-@pytest.mark.parametrize("kind", KINDS.values(), ids=list(KINDS))
+@pytest.mark.parametrize("kind", SCHEMAS.values(), ids=list(SCHEMAS))
 def test_each_field_table_builds_its_models(kind):
     """Every field of a model is declared in its kind's table (or given: id, location, texts)."""
     given = {"location", "texts"}
@@ -229,7 +229,7 @@ def test_the_cache_keeps_each_files_reading_and_its_problems_until_its_bytes_cha
 
     def run(cache, strict=False):
         report = Report(strict=strict)
-        site, found = readings.read_content(content_dir, report, cache=cache)
+        site, found = readings.read_content_files(content_dir, report, cache=cache)
         content = validate.content_of(site, found, report)
         return content, [d.format() for d in report.diagnostics]
 
@@ -258,13 +258,13 @@ def test_a_build_does_not_read_again_a_file_whose_digest_it_has_and_whose_readin
     content_dir = make_content()
     monkeypatch.setenv("STUDYSITE_CACHE_DIR", str(tmp_path / "cache"))
     cache = open_cache(content_dir, stamp="test")
-    first = readings.read_content(content_dir, Report(), cache=cache)
+    first = readings.read_content_files(content_dir, Report(), cache=cache)
     opened = []
     read = readings.read_file_bytes
     monkeypatch.setattr(readings, "read_file_bytes", lambda path, relative, report: opened.append(relative) or read(path, relative, report))
     (content_dir / "glossary/gpu.yaml").write_text("nl: {term: GPU, definition: Anders.}\nfr: {term: GPU, definition: Autre.}\n", encoding="utf-8")
     listed = read_inputs([content_dir], "", "test").listed[content_dir]
-    again = readings.read_content(content_dir, Report(), cache=cache, listed=listed)
+    again = readings.read_content_files(content_dir, Report(), cache=cache, listed=listed)
     assert opened == ["glossary/gpu.yaml"]  # the one file edited since
     assert [r for r in again[1] if r.path != "glossary/gpu.yaml"] == [r for r in first[1] if r.path != "glossary/gpu.yaml"]
 
@@ -277,8 +277,8 @@ def test_many_new_files_read_by_forked_processes_give_what_one_process_gives(mak
     files["questions/q007.yaml"] = "topic: [unclosed\n"  # a YAML error, told by the process that read it
     content_dir = make_content(**files)
     alone, shared = Report(strict=True), Report(strict=True)
-    one = readings.read_content(content_dir, alone, jobs=1)
-    two = readings.read_content(content_dir, shared, jobs=2)
+    one = readings.read_content_files(content_dir, alone, jobs=1)
+    two = readings.read_content_files(content_dir, shared, jobs=2)
     assert one == two and {f"questions/q{n:03}.yaml" for n in range(WORTH_A_FORK + 6) if n != 7} <= {r.path for r in two[1]}
     assert [d.format() for d in shared.diagnostics] == [d.format() for d in alone.diagnostics]
     assert any(d.location.path == "questions/q007.yaml" for d in alone.diagnostics)

@@ -118,9 +118,9 @@ class Kind:
 
 
 def kind_in_folder(folder: str) -> Kind:
-    from studysite.content.validate import KINDS  # where the kinds are defined; it imports this module
+    from studysite.content.validate import SCHEMAS  # where the kinds' schemas are declared; it imports this module
 
-    return KINDS[folder]
+    return SCHEMAS[folder]
 
 
 @dataclass

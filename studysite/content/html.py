@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
-from studysite.content.model import Content
+from studysite.content.model import KINDS, Content
 from studysite.diagnostics import Report
 from studysite.memo import NO_MEMO, Memo, Recorded, replay
 from studysite.text.markup import MarkdownConverter, TooManyMisses
@@ -57,7 +57,7 @@ def convert_texts(content: Content, report: Report | None = None, memo: Memo = N
     MISSES_DONE_HERE of their texts are not in the memo."""
     if not can_fork(jobs) or report is None:
         return _convert_texts(MarkdownConverter(report, memo), content)
-    if len(content.questions) + len(content.topics) + len(content.terms) + len(content.comparisons) < RECORDS_WORTH_SHARING:
+    if content.count() < RECORDS_WORTH_SHARING:
         told = len(report.diagnostics)
         try:
             return _convert_texts(MarkdownConverter(report, memo, misses_allowed=MISSES_DONE_HERE), content)
@@ -92,8 +92,7 @@ def _shares(content: Content, count: int) -> list[Content]:
         items, size = list(records.items()), -(-len(records) // count)
         return dict(items[number * size : (number + 1) * size])
 
-    kinds = ("topics", "questions", "terms", "comparisons")
-    return [replace(content, **{kind: part(getattr(content, kind), number) for kind in kinds}) for number in range(count)]
+    return [Content.of_kinds(content.site, {kind: part(content.records(kind), number) for kind in KINDS}) for number in range(count)]
 
 
 def _convert_share(content: Content, strict: bool, source_root: Path | None, memo: Memo, with_site: bool):

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import yaml
 
+from studysite.content.model import KINDS
 from studysite.diagnostics import Location, Report, did_you_mean
 from studysite.fileio import files_below, read_bytes
 
@@ -21,7 +22,6 @@ try:
 except AttributeError:  # PyYAML built without libyaml: slower, same nodes
     _Loader = yaml.SafeLoader
 
-KINDS = ("topics", "questions", "glossary", "comparisons")
 SITE_FILE = "site.yaml"
 MAX_DEPTH = 64
 # libyaml's composer recurses once per nesting level and overflows the C stack at some

@@ -97,7 +97,10 @@ class Comparison:
 
 
 Record = Topic | Question | Term | Comparison
-FIELD_OF_KIND = {"topics": "topics", "questions": "questions", "glossary": "terms", "comparisons": "comparisons"}  # content folder -> Content field
+# The kinds of record: the one list of them. Each is a content folder (read in this order)
+# and a field of Content ("glossary" holds the terms); content/validate.py declares each one's schema.
+KINDS = ("topics", "questions", "glossary", "comparisons")
+FIELD_OF_KIND = {"topics": "topics", "questions": "questions", "glossary": "terms", "comparisons": "comparisons"}
 
 
 @dataclass(frozen=True)
@@ -110,13 +113,22 @@ class Content:
     terms: Mapping[str, Term]
     comparisons: Mapping[str, Comparison]
 
+    @classmethod
+    def of_kinds(cls, site: SiteConfig, records: Mapping[str, Mapping[str, Record]]) -> Content:
+        """The content of a site and its records by kind (a kind that is missing has none)."""
+        return cls(site, **{FIELD_OF_KIND[kind]: dict(records.get(kind, {})) for kind in KINDS})
+
+    def count(self) -> int:
+        """How many records there are."""
+        return sum(len(self.records(kind)) for kind in KINDS)
+
     def records(self, kind: str) -> Mapping[str, Record]:
         """The records of a content folder ("glossary" holds the terms)."""
         return getattr(self, FIELD_OF_KIND[kind])
 
     def records_by_file(self) -> dict[str, tuple[str, str]]:
         """The content folder and id of each record, by the relative path of its file."""
-        return {record.location.path: (kind, record.id) for kind in FIELD_OF_KIND for record in self.records(kind).values()}
+        return {record.location.path: (kind, record.id) for kind in KINDS for record in self.records(kind).values()}
 
 
 def answer_letter(index: int) -> str:

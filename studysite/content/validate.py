@@ -36,6 +36,7 @@ from studysite.content.fields import (
 )
 from studysite.content.load import Document
 from studysite.content.model import (
+    KINDS,
     Aspect,
     Comparison,
     ComparisonText,
@@ -128,7 +129,8 @@ COMPARISONS = Kind(
         Field("summary", text, default=""),
     ),
 )
-KINDS = {kind.folder: kind for kind in (TOPICS, QUESTIONS, GLOSSARY, COMPARISONS)}
+SCHEMAS = {kind.folder: kind for kind in (TOPICS, QUESTIONS, GLOSSARY, COMPARISONS)}  # each of the record kinds (model.KINDS)
+assert tuple(SCHEMAS) == KINDS, "a schema for each kind of record, in their order"
 
 
 @dataclass
@@ -199,7 +201,7 @@ def content_of(site: SiteConfig | None, readings: list[Reading], report: Report,
     records = validator.link(parsed)
     if site is None:
         return None
-    return Content(site=site, topics=records["topics"], questions=records["questions"], terms=records["glossary"], comparisons=records["comparisons"])
+    return Content.of_kinds(site, records)
 
 
 def validate_record(document: Document, report: Report, languages: tuple[str, ...], supplied: frozenset = frozenset()):
@@ -220,7 +222,7 @@ class _RecordValidator:
         self.references: list[Reference] = []
 
     def record(self, document: Document) -> ParsedRecord | None:
-        kind = KINDS[document.kind]
+        kind = SCHEMAS[document.kind]
         reader = NodeReader(document.path, self.report)
         context = Context(reader, kind.noun, self.references)
         entries = reader.mapping(document.node, f"a {kind.noun} record")
@@ -292,7 +294,7 @@ class _RecordValidator:
     def link(self, parsed: list[ParsedRecord]) -> dict[str, dict]:
         """Cross-file rules: unique ids, references, translations; then the frozen records,
         by content folder."""
-        by_kind: dict[str, dict[str, ParsedRecord]] = {folder: {} for folder in KINDS}
+        by_kind: dict[str, dict[str, ParsedRecord]] = {folder: {} for folder in SCHEMAS}
         for item in parsed:
             existing = by_kind[item.kind.folder].get(item.id)
             if existing:
@@ -307,7 +309,7 @@ class _RecordValidator:
         for reference in self.references:
             known = by_kind[reference.kind]
             if reference.target not in known:
-                noun = KINDS[reference.kind].noun
+                noun = SCHEMAS[reference.kind].noun
                 hint = did_you_mean(reference.target, known) or f"{noun}s are the files in {reference.kind}/"
                 self.report.error(reference.location, f"ref.unknown-{noun}", f"unknown {noun} '{reference.target}'", hint)
         unbuildable = {id(item) for item in parsed if not self.check(item)}

@@ -78,7 +78,7 @@ def run(action: str, site_root: Path, language: str | None, content: Content | N
     return update(locales, template, content_template, language)
 
 
-def read_content(content_dir: Path) -> Content | None:
+def content_to_translate(content_dir: Path) -> Content | None:
     """The validated content whose text content.pot holds; None when there is no content
     folder (a site of templates only). A content error stops the command, located."""
     if not (content_dir / "site.yaml").is_file():

@@ -21,14 +21,13 @@ from pathlib import Path
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import PoFileError, read_po
 
-from studysite.content.model import FIELD_OF_KIND, Aspect, ComparisonText, Content, QuestionText, Record, TermText, TopicText
+from studysite.content.model import FIELD_OF_KIND, KINDS, Aspect, ComparisonText, Content, QuestionText, Record, TermText, TopicText
 from studysite.diagnostics import Location, Report
 from studysite.fileio import shown_path
 from studysite.languages import is_valid_language, parse_locale
 
 DOMAIN = "content"
 TEMPLATE_FILE = f"{DOMAIN}.pot"
-KINDS = ("topics", "questions", "glossary", "comparisons")
 NOUNS = {"topics": "topic", "questions": "question", "glossary": "term", "comparisons": "comparison"}
 FORMATS = {"description": "Markdown", "explanation": "Markdown", "definition": "Markdown", "summary": "Markdown", "title": "plain text", "term": "plain text"}
 

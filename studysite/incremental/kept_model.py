@@ -370,7 +370,7 @@ def _same_terms_found(graph: Graph, questions: dict[str, Record], edited_html: C
 
 def _content_of(content: Content, records: dict[str, dict[str, Record]]) -> Content:
     """A content of the site's configuration and just these records, by kind."""
-    return Content(content.site, *({**records.get(kind, {})} for kind in ("topics", "questions", "glossary", "comparisons")))
+    return Content.of_kinds(content.site, records)
 
 
 def _with_html(html: ContentHtml, edited: ContentHtml, changes: dict[str, dict[str, Record]], languages: tuple[str, ...]) -> ContentHtml:

@@ -16,19 +16,17 @@ from pathlib import Path
 
 from studysite import urls
 from studysite.content.graph import Graph
-from studysite.content.model import Content, Record
+from studysite.content.model import KINDS, Content, Record
 from studysite.fileio import read_bytes
 from studysite.pages.view_models import Page, View
 from studysite.render.batch import Render
 
 
-def files_digest(code_root: Path, resource_folders: list[Path]) -> str:
-    """A digest of the files every page's bytes depend on: the templates, the UI catalogs
-    and Studysite's own code."""
-    digest = hashlib.sha256()
-    code = sorted(code_root.rglob("*.py"))
-    resources = [path for folder in resource_folders for path in sorted(folder.rglob("*"))]
-    for path in [*code, *resources]:
+def files_digest(code_stamp: str, resource_folders: list[Path]) -> str:
+    """A digest of what every page's bytes depend on: Studysite's code and libraries (the
+    cache's code_stamp), the templates and the UI catalogs."""
+    digest = hashlib.sha256(code_stamp.encode())
+    for path in [path for folder in resource_folders for path in sorted(folder.rglob("*"))]:
         if path.is_file():
             digest.update(path.as_posix().encode() + b"\0" + read_bytes(path))
     return digest.hexdigest()
@@ -44,8 +42,8 @@ def source_digests(content: Content, graph: Graph) -> dict[str, str]:
     language included), "terms:<lang>" for the term names that link text written in lang,
     "glossary:<lang>" for the names the glossary of lang lists."""
     digests = {}
-    for kind, records in (("questions", content.questions), ("topics", content.topics), ("glossary", content.terms), ("comparisons", content.comparisons)):
-        for record_id, record in records.items():
+    for kind in KINDS:
+        for record_id, record in content.records(kind).items():
             digests[f"{kind}/{record_id}"] = source_digest(record)
     for language, matcher in graph.matchers.items():
         digests[f"terms:{language}"] = source_digest(sorted(matcher.names.items()))

@@ -24,7 +24,7 @@ from studysite.incremental.cache import BuildCache
 from studysite.workers import map_in_forks
 
 
-def read_content(
+def read_content_files(
     content_dir: Path,
     report: Report,
     base_url_override: str = "",

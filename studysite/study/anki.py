@@ -218,7 +218,7 @@ def plan_deck(source: DeckSource, language: str, environment: jinja2.Environment
     glossary = f"{title}::{anki_name(str(cards.glossary()))}"
     notes = [*question_notes(source, edition, title, cards, memo), *term_notes(source, edition, glossary)]
     decks = (title, *dict.fromkeys(note.deck for note in notes))
-    return DeckPlan(language, deck_path(source.site_title(site.default_language), language), site.base_url, models, decks, tuple(notes))
+    return DeckPlan(language, deck_path(source.site_title(site.default_language), language), site.base_url, models, decks, tuple(notes), source.made_from)
 
 
 def _name_term_language(term_language: str, languages: list[str]) -> None:

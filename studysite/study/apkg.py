@@ -32,19 +32,6 @@ def load_genanki():
     return genanki
 
 
-def _isal_version() -> str:
-    import isal
-
-    return isal.__version__
-
-
-@functools.cache
-def writer_digest() -> str:
-    """A digest of this module, which writes the packages: a Studysite that writes them
-    otherwise makes them again, so that a rebuild's packages are a clean build's."""
-    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
-
-
 ZIP_LEVEL = 2  # ISA-L's level (0 to 3): at 5,000 questions 3 takes twice as long for 2 % less
 
 
@@ -77,12 +64,12 @@ class DeckPlan:
     models: Mapping[str, ModelPlan]
     decks: tuple[str, ...]
     notes: tuple[DeckNote, ...]
+    made_from: str = ""  # what writes the bytes besides the plan: Studysite's code and the libraries' versions
 
     @property
     def key(self) -> str:
         """A digest of the plan, to carry the package over when nothing changed."""
-        libraries = f"{load_genanki().__version__} {_isal_version()} {writer_digest()}"  # what makes the bytes: a new version, a new package
-        digest = hashlib.sha256(f"{libraries}{(self.language, self.path, self.site_key, self.models, self.decks)!r}".encode())
+        digest = hashlib.sha256(f"{self.made_from}{(self.language, self.path, self.site_key, self.models, self.decks)!r}".encode())
         for note in self.notes:  # note by note, the lengths of its parts then the parts: twice as fast as its repr
             parts = (note.model, note.deck, note.guid, str(note.modified), *note.fields, "\x1e", *note.tags)
             digest.update(repr(tuple(map(len, parts))).encode())
