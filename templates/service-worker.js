@@ -202,6 +202,17 @@ async function worthKeeping(cache, path) {
   return !path.startsWith(CONFIG.search) || (await savedPaths(cache)).has(path);
 }
 
+/* The offline page, shown in place of a page never kept. It links relatively to its own
+   place (<lang>/offline/), which is not where it is shown: its links are made absolute paths
+   under the scope the worker runs at, so a site served under any path keeps its styles. */
+async function offlinePage(cache, language) {
+  const page = await cache.match(SCOPE + CONFIG.offline[language]);
+  if (!page) return null;
+  const up = "../".repeat(CONFIG.offline[language].split("/").length - 1);
+  const html = (await page.text()).replaceAll('="' + up, '="' + new URL(SCOPE).pathname);
+  return new Response(html, { status: 200, headers: page.headers });
+}
+
 async function fromNetworkFirst(event, path) {
   const cache = await caches.open(CACHE);
   try {
@@ -212,8 +223,7 @@ async function fromNetworkFirst(event, path) {
     const kept = await cache.match(SCOPE + path);
     if (kept && (lasting(path, await savedPaths(cache)) || !expired(kept))) return kept;
     if (event.request.mode === "navigate") {
-      const language = languageOf(path) || CONFIG.languages[0];
-      const page = await cache.match(SCOPE + CONFIG.offline[language]);
+      const page = await offlinePage(cache, languageOf(path) || CONFIG.languages[0]);
       if (page) return page;
     }
     throw error;
