@@ -7,6 +7,7 @@ import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from test_accessibility import violations
 
 PHONE = {"width": 375, "height": 667}
 SHORT_TITLES = {"nl": ("AI-studiegids", "AI-gids"), "fr": ("Guide d'étude de l'IA", "Guide IA")}
@@ -211,3 +212,22 @@ def test_a_term_page_reveals_the_answer_after_its_choices(new_page):
     assert not answer.is_visible()
     page.locator(".reveal summary").click()
     assert answer.inner_text().startswith("Antwoord: A.")
+
+
+# -- accessibility of what only shows on a phone or after typing --------------------------
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_open_phone_search_and_a_phone_comparison_pass_axe(open_page, scheme):
+    page = open_page("fr/comparisons/parallelism-strategies/", width=375, color_scheme=scheme, bypass_csp=True).page
+    page.locator(".header-search > summary").click()
+    assert violations(page) == []
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_search_results_pass_axe(open_page, scheme):
+    page = open_page("nl/search/?q=gpu", color_scheme=scheme, bypass_csp=True).page
+    page.wait_for_selector(".search-results li a")
+    assert violations(page) == []
