@@ -98,7 +98,8 @@ def test_on_a_phone_the_header_search_opens_with_its_field_focused(new_page):
     assert not page.locator("#header-search-query").is_visible()
     page.get_by_role("group").filter(has=page.locator(".search-icon")).locator("summary").click()
     field = page.locator("#header-search-query")
-    assert field.is_visible() and page.evaluate("document.activeElement.id") == "header-search-query"
+    assert field.is_visible()
+    page.wait_for_function("() => document.activeElement.id === 'header-search-query'")  # on the toggle event, a task after the click
     box = field.bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= 375 and box["width"] > 200
     page.keyboard.type("systolic")
