@@ -246,6 +246,10 @@ self.addEventListener("message", (event) => {
     const cache = await caches.open(CACHE);
     const present = new Set((await cache.keys()).map((request) => relative(request.url)));
     const paths = data.urls.map((url) => relative(String(url))).filter((path) => path !== null && !present.has(path));
-    await storeEach(cache, paths.filter((path) => !CONFIG.passThrough.some((end) => path.endsWith(end))));
+    const wanted = [];
+    for (const path of paths) {
+      if (!CONFIG.passThrough.some((end) => path.endsWith(end)) && (await worthKeeping(cache, path))) wanted.push(path);
+    }
+    await storeEach(cache, wanted);
   })());
 });

@@ -346,11 +346,14 @@ def test_a_visited_search_page_offline_says_search_needs_a_connection(context, s
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(served.url + "fr/search/")
+    page.goto(served.url + "fr/search/?q=systolique")  # the first visit: the page asks to keep itself and its files
+    page.wait_for_selector(".search-results li a")
     wait_until_controlled(page)
     wait_until_kept(page, served.url + "fr/search/")
+    page.wait_for_timeout(300)
+    assert not [path for path in page.evaluate(KEPT_PATHS, served.url) if path.startswith("pagefind/")]  # French was not saved
     context.set_offline(True)
-    page.goto(served.url + "fr/search/?q=systolique")
+    page.reload()
     status = page.locator(".search-status")
     page.wait_for_function("() => document.querySelector('.search-status').textContent !== ''")
     assert status.inner_text().startswith("La recherche a besoin d’une connexion.")
@@ -365,6 +368,7 @@ def test_a_search_begun_online_says_so_when_the_connection_goes(context, serve):
     wait_until_controlled(page)
     page.goto(served.url + "nl/search/?q=systolic")
     page.wait_for_selector(".search-results li a")
+    assert not [path for path in page.evaluate(KEPT_PATHS, served.url) if path.startswith("pagefind/")]  # Dutch was not saved
     context.set_offline(True)
     page.locator("#search-query").fill("warp")  # its results' texts were never fetched, nor kept
     page.wait_for_function("() => document.querySelector('.search-status').textContent.startsWith('Zoeken heeft een verbinding nodig')")
