@@ -20,6 +20,8 @@ const PREFIX = "studysite " + SCOPE + " ";
 const CACHE = PREFIX + CONFIG.version;
 const STAMP = "x-studysite-kept"; /* when a kept file was fetched, in ms since 1970 */
 const DAY = 24 * 60 * 60 * 1000;
+let installing = false; /* while a new worker fills its cache, nothing is trimmed */
+let savedMemo = null; /* savedPaths(), until a language's list is kept again */
 
 function relative(url) {
   const bare = url.split("#")[0].split("?")[0];
@@ -64,10 +66,7 @@ async function keep(cache, key, response) {
   if (!installing) await trimSoon(cache); /* the new cache is trimmed once it is complete, on activation */
 }
 
-let installing = false;
-
 /* The paths a reader saved: every file of each saved language's list (kept in the cache), made once per change. */
-let savedMemo = null;
 function savedPaths(cache) {
   if (!savedMemo) {
     savedMemo = (async () => {
