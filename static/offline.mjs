@@ -1,5 +1,5 @@
 /* Offline: registers the site's service worker and, on the downloads page, saves a whole
-   language for reading without a connection.
+   language, its search index included, for reading and searching without a connection.
 
    The worker is registered once the page has loaded, so a first visit costs nothing else;
    on a later visit the page asks whether the site was built again since.
@@ -48,7 +48,7 @@ async function saveLanguage(root, button, status) {
     const listUrl = new URL(root.dataset.list, location.href);
     const list = await (await fetch(listUrl, { cache: "no-cache" })).json();
     const siteRoot = new URL("../", listUrl);
-    const queue = [...list.pages, ...list.assets].map(([path]) => new URL(path, siteRoot).href);
+    const queue = [...list.pages, ...list.assets, ...(list.search || [])].map(([path]) => new URL(path, siteRoot).href); // search last: kept once the list is
     const total = queue.length;
     status.textContent = format(root.dataset.progress, { done, total });
     async function next() {

@@ -322,8 +322,8 @@ def write_site(
     keep: Callable[[], None],
 ) -> None:
     """Every file of the site into the writer: the pages whose keys changed, the assets, the
-    decks and sitemaps (a preview keeps the previous ones), the offline files and the search
-    index; and keep() done while the pages are rendered (the model saved for the next build)."""
+    decks and sitemaps (a preview keeps the previous ones), the search index and the offline
+    files; and keep() done while the pages are rendered (the model saved for the next build)."""
     content, previous = loaded.content, writer.previous
     progress = Progress("Rendering pages", len(loaded.pages), started)
     sitemaps = [] if decks is None else [functools.partial(write_sitemaps, renderer=renderer, pages=loaded.pages)]
@@ -338,9 +338,9 @@ def write_site(
         decks.write(writer)
     writer.write("robots.txt", f"User-agent: *\nAllow: /\nSitemap: {urls.absolute(content.site.base_url, urls.SITEMAP)}\n".encode())
     writer.write(".nojekyll", b"")
-    write_offline_files(writer, loaded, renderer)
     if options.search and not options.preview:
         search.index_site(writer, options.out_dir, previous, content.site.languages, options.processes)
+    write_offline_files(writer, loaded, renderer)  # its page lists name the search index's files
 
 
 def write_offline_files(writer: SiteWriter, loaded: LoadedSite, renderer: Renderer) -> None:
@@ -349,7 +349,8 @@ def write_offline_files(writer: SiteWriter, loaded: LoadedSite, renderer: Render
     descriptions = {lang: plain_text(html) for lang, html in loaded.content_html.site.items()}
     titles = {lang: site.titles.get(lang) or site.titles.get(site.languages[0], "Studysite") for lang in site.languages}
     environment = renderer.environments[site.languages[0]]
-    for path, data in offline.offline_files(environment, writer.written, titles, descriptions, site.assets, site.languages).items():
+    files = offline.offline_files(environment, writer.written, titles, descriptions, site.assets, site.languages, site.short_titles)
+    for path, data in files.items():
         writer.write(path, data)
 
 
@@ -387,7 +388,9 @@ def make_renderer(options: Options, content: Content, report: Report, assets: di
         translations = load_site_translations(options, language, report)
         environments[language] = make_environment(template_dirs, translations, language, code_caches.get(language))
     titles = {lang: text.title for lang, text in content.site.texts.items()}
-    info = SiteInfo(content.site.base_url, content.site.languages, titles, {name: path for name, (path, _) in assets.items()}, options.live_reload)
+    short_titles = {lang: text.short_title for lang, text in content.site.texts.items() if text.short_title}
+    assets_paths = {name: path for name, (path, _) in assets.items()}
+    info = SiteInfo(content.site.base_url, content.site.languages, titles, assets_paths, options.live_reload, short_titles)
     return Renderer(environments, info, made_from)
 
 

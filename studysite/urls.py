@@ -88,8 +88,11 @@ def absolute(base_url: str, path: str) -> str:
 
 
 def links_absolutely(path: str) -> bool:
-    """Pages served in place of another address (404, offline) link with absolute paths."""
-    return path == NOT_FOUND or path == offline(path.split("/", 1)[0])
+    """The 404 page, which GitHub Pages serves in place of any address, links with absolute
+    paths under the base URL's. (The offline page, which the service worker serves in place
+    of a page, links relatively: the worker makes its links absolute under the path it is
+    served at, which may differ from base_url's.)"""
+    return path == NOT_FOUND
 
 
 def term_from_record_page(term_id: str) -> str:

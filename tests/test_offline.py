@@ -61,16 +61,33 @@ def test_page_lists_hold_every_page_of_the_language_with_its_digest(sample_site:
             file = sample_site / (path + "index.html" if path.endswith("/") else path)
             assert hashlib.sha256(file.read_bytes()).hexdigest().startswith(digest)
         assert any(path.endswith(".css") for path, _ in listed["assets"])
+        search = dict(listed["search"])
+        built = {p.relative_to(sample_site).as_posix() for p in (sample_site / "pagefind" / lang).rglob("*") if p.is_file()}
+        assert {f"pagefind/{lang}/pagefind.js", f"pagefind/{lang}/pagefind-entry.json", f"pagefind/{lang}/pagefind-worker.js"} <= set(search)
+        assert any(path.endswith(".pf_meta") for path in search) and any("/fragment/" in path for path in search)
+        assert set(search) <= built and not any("-ui." in path or "highlight" in path for path in search)  # the index, not Pagefind's UI
+        for path, digest in search.items():
+            assert hashlib.sha256((sample_site / path).read_bytes()).hexdigest().startswith(digest)
 
 
-def test_the_worker_sits_at_the_root_and_offline_pages_link_absolutely(sample_site: Path):
+def test_the_worker_bounds_what_it_keeps_of_visited_pages(sample_site: Path):
+    worker = (sample_site / "service-worker.js").read_text(encoding="utf-8")
+    assert '"visitedLimit": 200' in worker and '"visitedDays": 30' in worker
+
+
+def test_short_titles_name_the_installed_app(sample_site: Path):
+    assert read_json(sample_site / "fr/manifest.webmanifest")["short_name"] == "Guide IA"
+    assert read_json(sample_site / "manifest.webmanifest")["short_name"] == "AI-gids"
+
+
+def test_the_worker_sits_at_the_root_and_offline_pages_link_relatively(sample_site: Path):
     worker = (sample_site / "service-worker.js").read_text(encoding="utf-8")
     assert '"version": "' in worker and '"nl/offline/"' in worker
     page = (sample_site / "nl/questions/kv-cache/index.html").read_text(encoding="utf-8")
     assert 'data-service-worker="../../../service-worker.js"' in page
     offline = parse_page(sample_site / "nl/offline/index.html")
     local = [url for _, url in offline.links if not url.startswith("#")]
-    assert local and all(url.startswith(BASE_PATH) for url in local)
+    assert local and all(url.startswith("../../") for url in local)  # the worker makes them absolute where it runs
     sitemap = (sample_site / "sitemap.xml").read_text(encoding="utf-8")
     assert "/offline/" not in sitemap
 
@@ -98,28 +115,50 @@ def test_the_worker_version_follows_the_pages(tmp_path: Path):
 
 
 class ServedBuild:
-    """A copy of the sample content, built and served under the base path; rebuildable."""
+    """A copy of the sample content, built for the base path and served under served_at
+    (the base path unless said otherwise), with or without its search index; rebuildable."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, served_at: str = BASE_PATH, search: bool = False):
         self.content = root / "content"
-        self.site = root / "served" / BASE_PATH.strip("/")
+        self.site = root / "served" / served_at.strip("/")
+        self.search = search
         shutil.copytree(SAMPLE_CONTENT, self.content)
         self.build()
         handler = functools.partial(_QuietHandler, directory=str(self.site.parent))
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}{BASE_PATH}"
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}{served_at}"
 
     def build(self) -> None:
-        result = run_cli("build", "--content", self.content, "--out", self.site, "--base-url", f"{ORIGIN}{BASE_PATH}", "--no-search")
+        search = [] if self.search else ["--no-search"]
+        result = run_cli("build", "--content", self.content, "--out", self.site, "--base-url", f"{ORIGIN}{BASE_PATH}", *search)
         assert result.status == 0, result.err
+
+    def set_worker(self, name: str, value) -> None:
+        """Change a setting of the built service worker (a limit a test can reach)."""
+        worker = self.site / "service-worker.js"
+        text, count = re.subn(rf'"{name}": [\d.]+', f'"{name}": {value}', worker.read_text(encoding="utf-8"))
+        assert count == 1
+        worker.write_text(text, encoding="utf-8")
 
 
 @pytest.fixture
-def served(tmp_path):
-    build = ServedBuild(tmp_path)
-    yield build
-    build.server.shutdown()
+def serve(tmp_path):
+    """Make a ServedBuild (once per test) with the given options."""
+    builds = []
+
+    def make(**options) -> ServedBuild:
+        builds.append(ServedBuild(tmp_path, **options))
+        return builds[-1]
+
+    yield make
+    for build in builds:
+        build.server.shutdown()
+
+
+@pytest.fixture
+def served(serve):
+    return serve()
 
 
 @pytest.fixture
@@ -246,4 +285,131 @@ def test_a_rebuild_refreshes_the_changed_pages_of_a_saved_language(context, serv
     page.goto(served.url + "nl/questions/kv-cache/")  # not visited since the rebuild
     assert "Waarvoor gebruikt" in page.locator("h1").inner_text()
     page.goto(served.url + "nl/glossary/warp/")  # unchanged, carried over
+    assert page.locator("h1").inner_text() == "Warp"
+
+
+SAVE_DUTCH = "Nederlands offline beschikbaar maken"
+KEPT_PATHS = """async (scope) => {
+  const name = (await caches.keys()).find((n) => n.startsWith("studysite " + scope));
+  const keys = await (await caches.open(name)).keys();
+  return keys.map((request) => request.url.slice(scope.length));
+}"""
+
+
+def save_dutch(page, served) -> None:
+    page.goto(served.url + "nl/downloads/")
+    page.get_by_role("button", name=SAVE_DUTCH).click()
+    page.wait_for_function("() => document.querySelector('[data-offline-status]').textContent.startsWith('Klaar')", timeout=30000)
+
+
+def visit(page, url: str) -> None:
+    page.goto(url)
+    wait_until_kept(page, url)
+
+
+@pytest.mark.browser
+def test_the_offline_page_keeps_its_styles_and_links_when_served_under_another_path(context, serve):
+    served = serve(served_at="/elsewhere/")  # built for /repo/
+    page = context.new_page()
+    page.goto(served.url + "fr/")
+    wait_until_controlled(page)
+    wait_until_kept(page, served.url + "fr/offline/")
+    context.set_offline(True)
+    page.goto(served.url + "fr/questions/kv-cache/")
+    assert page.locator("h1").inner_text() == "Vous êtes hors ligne"
+    assert page.evaluate("getComputedStyle(document.querySelector('.site-header .bar')).display") == "flex"
+    links = page.locator("a[href]:not([href^='#'])").evaluate_all("links => links.map(a => new URL(a.href).pathname)")
+    assert links and all(link.startswith("/elsewhere/") for link in links), links
+    page.locator("main a", has_text="Accueil").click()
+    assert page.url == served.url + "fr/"
+
+
+@pytest.mark.browser
+def test_a_language_saved_for_offline_reading_searches_offline(context, serve):
+    served = serve(search=True)
+    page = context.new_page()
+    save_dutch(page, served)
+    listed = read_json(served.site / "nl/offline-pages.json")
+    assert f"{len(listed['pages']) + len(listed['assets']) + len(listed['search'])} bestanden" in page.locator("[data-offline-status]").inner_text()
+    context.set_offline(True)
+    page.goto(served.url + "nl/search/?q=systolic")
+    page.wait_for_selector(".search-results li a")
+    links = page.locator(".search-results li a").evaluate_all("links => links.map(a => a.pathname)")
+    assert any(link.endswith("/nl/questions/systolic-array/") for link in links), links
+    page.locator("#search-query").fill("warp")
+    page.wait_for_function("() => [...document.querySelectorAll('.search-results a')].some((a) => a.pathname.endsWith('/nl/glossary/warp/'))")
+
+
+@pytest.mark.browser
+def test_a_visited_search_page_offline_says_search_needs_a_connection(context, serve):
+    served = serve(search=True)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(served.url + "fr/search/?q=systolique")  # the first visit: the page asks to keep itself and its files
+    page.wait_for_selector(".search-results li a")
+    wait_until_controlled(page)
+    wait_until_kept(page, served.url + "fr/search/")
+    page.wait_for_timeout(300)
+    assert not [path for path in page.evaluate(KEPT_PATHS, served.url) if path.startswith("pagefind/")]  # French was not saved
+    context.set_offline(True)
+    page.reload()
+    status = page.locator(".search-status")
+    page.wait_for_function("() => document.querySelector('.search-status').textContent !== ''")
+    assert status.inner_text().startswith("La recherche a besoin d’une connexion.")
+    assert page.locator(".search-results li").count() == 0 and errors == []
+
+
+@pytest.mark.browser
+def test_a_search_begun_online_says_so_when_the_connection_goes(context, serve):
+    served = serve(search=True)
+    page = context.new_page()
+    page.goto(served.url + "nl/")
+    wait_until_controlled(page)
+    page.goto(served.url + "nl/search/?q=systolic")
+    page.wait_for_selector(".search-results li a")
+    assert not [path for path in page.evaluate(KEPT_PATHS, served.url) if path.startswith("pagefind/")]  # Dutch was not saved
+    context.set_offline(True)
+    page.locator("#search-query").fill("warp")  # its results' texts were never fetched, nor kept
+    page.wait_for_function("() => document.querySelector('.search-status').textContent.startsWith('Zoeken heeft een verbinding nodig')")
+    assert page.locator(".search-results li").count() == 0
+
+
+@pytest.mark.browser
+def test_visited_pages_beyond_the_limit_go_oldest_first_and_saved_ones_stay(context, serve):
+    served = serve()
+    served.set_worker("visitedLimit", 3)
+    page = context.new_page()
+    page.goto(served.url + "fr/")
+    wait_until_controlled(page)
+    save_dutch(page, served)
+    visited = ["fr/glossary/", "fr/glossary/warp/", "fr/questions/kv-cache/", "fr/topics/ai-hardware-stack/", "fr/comparisons/parallelism-strategies/"]
+    for path in visited:
+        visit(page, served.url + path)
+    french = "(await eval(script)(scope)).filter((p) => p.startsWith('fr/') && p !== 'fr/offline/')"
+    wait_for(page, f"async ([script, scope]) => {french}.length <= 3", [KEPT_PATHS, served.url])
+    kept = set(page.evaluate(KEPT_PATHS, served.url))
+    french = {path for path in kept if path.startswith("fr/") and path != "fr/offline/"}
+    assert visited[-1] in french and visited[0] not in french and "fr/" not in french
+    listed = read_json(served.site / "nl/offline-pages.json")
+    assert {path for path, _ in listed["pages"]} <= kept  # what the reader saved is never evicted
+    context.set_offline(True)
+    page.goto(served.url + visited[0])
+    assert page.locator("h1").inner_text() == "Vous êtes hors ligne"
+    page.goto(served.url + visited[-1])
+    assert page.locator("h1").inner_text() != "Vous êtes hors ligne"
+
+
+@pytest.mark.browser
+def test_visited_pages_expire_and_saved_ones_do_not(context, serve):
+    served = serve()
+    served.set_worker("visitedDays", 3 / 86400)  # three seconds
+    page = context.new_page()
+    save_dutch(page, served)
+    visit(page, served.url + "fr/glossary/")
+    page.wait_for_timeout(3500)
+    context.set_offline(True)
+    page.goto(served.url + "fr/glossary/")
+    assert page.locator("h1").inner_text() == "Vous êtes hors ligne"
+    page.goto(served.url + "nl/glossary/warp/")
     assert page.locator("h1").inner_text() == "Warp"

@@ -57,10 +57,11 @@ def test_search_index_lives_per_language_under_one_folder():
     assert urls.search_index("nl") == "pagefind/nl/pagefind.js"
 
 
-def test_the_pages_that_stand_in_for_others_link_absolutely():
-    assert urls.links_absolutely(urls.NOT_FOUND) and urls.links_absolutely(urls.offline("nl"))
+def test_the_404_page_links_absolutely_and_the_offline_page_relatively():
+    assert urls.links_absolutely(urls.NOT_FOUND) and not urls.links_absolutely(urls.offline("nl"))
     assert not urls.links_absolutely(urls.home("nl")) and not urls.links_absolutely(urls.record("questions", "nl", "offline"))
-    assert urls.Links("https://user.github.io/repo/", urls.offline("fr")).root == "/repo/"
+    assert urls.Links("https://user.github.io/repo/", urls.NOT_FOUND).root == "/repo/"
+    assert urls.Links("https://user.github.io/repo/", urls.offline("fr")).root == "../../"  # the service worker makes them absolute
     assert urls.Links("https://user.github.io/repo/", urls.record("topics", "fr", "basics")).href("") == "../../../"
 
 

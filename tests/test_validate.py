@@ -91,6 +91,16 @@ CASES = {
         "site.yaml:1:17: 'klingon' is not a valid language code",
         "use a code such as 'nl', 'fr' or 'pt-BR'",
     ),
+    "short title as long as the title": (
+        {"site.yaml": "languages: [nl, fr]\nnl: {title: Studie, short_title: Studies}\nfr: {title: Étude}\n"},
+        "site.yaml:2:34: short_title 'Studies' is not shorter than the title 'Studie'",
+        "shorten it, or leave it out",
+    ),
+    "short title misspelled": (
+        {"site.yaml": "languages: [nl, fr]\nnl: {title: Studiegids, short-title: Gids}\nfr: {title: Étude}\n"},
+        "site.yaml:2:25: unknown key 'short-title' in the 'nl' block",
+        "did you mean 'short_title'?",
+    ),
     "duplicate key": (
         {"topics/basics.yaml": "nl: {title: T}\nfr: {title: T}\nnl: {title: U}\n"},
         "topics/basics.yaml:3:1: duplicate key 'nl' (first set at line 1)",

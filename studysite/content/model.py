@@ -12,6 +12,7 @@ from studysite.diagnostics import Location
 class SiteText:
     title: str
     description: str = ""
+    short_title: str = ""  # the title where the full one has no room (a phone's header)
 
 
 @dataclass(frozen=True)

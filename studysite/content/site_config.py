@@ -12,7 +12,7 @@ from studysite.diagnostics import Report, did_you_mean
 from studysite.languages import is_valid_language
 
 SITE_KEYS = ("languages", "term_language", "base_url", "fallback")
-SITE_BLOCK_KEYS = ("title", "description")
+SITE_BLOCK_KEYS = ("title", "short_title", "description")
 FALLBACKS = ("notice", "skip")
 
 
@@ -44,7 +44,7 @@ def read_site_config(document: Document, report: Report, base_url_override: str)
                 continue
             block = reader.block(value_node, key, SITE_BLOCK_KEYS)
             if "title" in block:
-                texts[key] = SiteText(block["title"], block.get("description", ""))
+                texts[key] = SiteText(block["title"], block.get("description", ""), _short_title(reader, block))
             else:
                 reader.error(value_node, "field.missing", f"the '{key}' block of site.yaml has no 'title'")
         else:
@@ -65,6 +65,17 @@ def read_site_config(document: Document, report: Report, base_url_override: str)
         term_language=values.get("term_language") or "",
         texts=texts,
     )
+
+
+def _short_title(reader: NodeReader, block: dict) -> str:
+    """A language's short_title, if any: one no shorter than its title would not help."""
+    short = block.get("short_title", "")
+    if short and len(short) >= len(block["title"]):
+        reader.error(
+            block["@short_title"], "value.long", f"short_title '{short}' is not shorter than the title '{block['title']}'", "shorten it, or leave it out"
+        )
+        return ""
+    return short
 
 
 def _base_url(reader: NodeReader, node: yaml.Node) -> str | None:

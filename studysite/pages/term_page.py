@@ -114,7 +114,8 @@ class TermPage:
 
     def _term_view(self, lg: LanguageGraph, term_id: str) -> TermView:
         """The seed's parts in order: definition, name in term_language, where it appears (topics
-        linked), the key question behind a reveal, each question quoted, related terms, others."""
+        linked), the key question with its choices and a reveal, each question quoted (the
+        first is the key question, which term.html does not list again), related terms, others."""
         language, text_lang = lg.edition.language, lg.edition.terms[term_id]
         term = self.content.terms[term_id]
         text = term.texts[text_lang]

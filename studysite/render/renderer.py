@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import io
 from collections.abc import Callable, Hashable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import jinja2
 from jinja2 import meta
@@ -39,6 +39,7 @@ class SiteInfo:
     titles: Mapping[str, str]
     assets: Mapping[str, str]  # static file name -> fingerprinted path
     live_reload: bool = False  # set by `serve`: the pages it serves register no service worker
+    short_titles: Mapping[str, str] = field(default_factory=dict)  # site.yaml's short_title, by language
 
 
 def is_part(name: str) -> bool:
@@ -150,6 +151,7 @@ class Renderer:
                 "href": links.href,
                 "root": links.root,  # href(path) is root ~ path, for any path but the root's own ""
                 "site_title": site.titles.get(language) or site.titles.get(site.languages[0], ""),
+                "site_short_title": site.short_titles.get(language, "") if site.titles.get(language) else "",
                 "home": urls.home(language),
                 "glossary_path": urls.glossary(language),
                 "search_path": urls.search(language),

@@ -1,0 +1,234 @@
+"""Reading the site on a phone and a desktop: the header (its search, a title that fits),
+the search page, comparison tables and term pages; in Chromium where CSS or JavaScript acts."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from test_accessibility import violations
+
+PHONE = {"width": 375, "height": 667}
+SHORT_TITLES = {"nl": ("AI-studiegids", "AI-gids"), "fr": ("Guide d'étude de l'IA", "Guide IA")}
+HEADER_PAGES = ("{lang}/", "{lang}/questions/data-parallelism/", "{lang}/glossary/data-parallelism/", "{lang}/search/", "{lang}/offline/")
+
+
+@pytest.fixture
+def new_page(browser, site_url):
+    """A page in a fresh browser context (a viewport, JavaScript on or off) at a site path."""
+    contexts = []
+
+    def open_(path: str, viewport: dict | None = None, javascript: bool = True):
+        context = browser.new_context(viewport=viewport or {"width": 1200, "height": 900}, java_script_enabled=javascript)
+        context.set_default_timeout(5000)
+        contexts.append(context)
+        page = context.new_page()
+        page.goto(site_url + path)
+        return page
+
+    yield open_
+    for context in contexts:
+        context.close()
+
+
+# -- the header ---------------------------------------------------------------------------
+
+
+@pytest.mark.browser
+def test_every_page_has_the_header_search_form_to_its_language_search_page(new_page, site_url):
+    for lang in ("nl", "fr"):
+        for path in ("", "glossary/", "comparisons/parallelism-strategies/"):
+            page = new_page(f"{lang}/{path}", javascript=False)
+            form = page.locator("header form[role=search]")
+            assert form.get_attribute("method") == "get"
+            assert form.evaluate("(f) => f.action") == f"{site_url}{lang}/search/"
+            field = form.locator("input[type=search]")
+            assert field.get_attribute("name") == "q"
+            assert form.locator(f"label[for={field.get_attribute('id')}]").inner_text()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [375, 1200])
+def test_the_header_search_works_without_javascript(new_page, site_url, width):
+    page = new_page("fr/glossary/", {"width": width, "height": 667}, javascript=False)
+    field = page.locator("#header-search-query")
+    if not field.is_visible():  # a phone: the compact control opens it, a <details> needing no script
+        page.locator(".header-search > summary").click()
+    field.fill("systolique")
+    field.press("Enter")
+    page.wait_for_url("**/fr/search/?q=*")
+    assert urlsplit(page.url).path.endswith("/repo/fr/search/")
+    assert parse_qs(urlsplit(page.url).query) == {"q": ["systolique"]}
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["nl", "fr"])
+def test_the_header_is_one_line_at_375_px_with_the_title_whole(new_page, lang):
+    full, short = SHORT_TITLES[lang]
+    for path in HEADER_PAGES:
+        page = new_page(path.format(lang=lang), PHONE)
+        boxes = page.evaluate(
+            """() => [".site-title", ".header-search > summary", ".disclosure:not(.header-search) > summary"].map((s) => {
+                 const r = document.querySelectorAll(s)[0].getBoundingClientRect();
+                 return {top: r.top, bottom: r.bottom, left: r.left, right: r.right};
+               })"""
+        )
+        title, *controls = boxes
+        assert all(box["bottom"] <= 62 for box in boxes), (path, boxes)  # one line in a bar of about 3.25rem
+        assert title["right"] <= min(box["left"] for box in controls), (path, boxes)
+        assert max(box["right"] for box in controls) <= 375 - 15, (path, boxes)
+        link = page.locator(".site-title")
+        assert page.locator(".title-short").is_visible() and page.locator(".title-short").inner_text() == short
+        assert page.locator(".title-long").bounding_box()["width"] <= 1  # there for screen readers alone
+        assert page.evaluate("(a) => getComputedStyle(a).overflow === 'visible' && a.getBoundingClientRect().height < 30", link.element_handle())
+        assert page.get_by_role("link", name=full, exact=True).count() == 1  # its name is still the whole title
+
+
+@pytest.mark.browser
+def test_the_full_title_shows_on_a_desktop(new_page):
+    page = new_page("fr/glossary/")
+    assert page.locator(".site-title").inner_text() == "Guide d'étude de l'IA"
+    assert page.locator("#header-search-query").is_visible()  # the field itself sits in the bar
+
+
+@pytest.mark.browser
+def test_on_a_phone_the_header_search_opens_with_its_field_focused(new_page):
+    page = new_page("nl/questions/data-parallelism/", PHONE)
+    assert not page.locator("#header-search-query").is_visible()
+    page.get_by_role("group").filter(has=page.locator(".search-icon")).locator("summary").click()
+    field = page.locator("#header-search-query")
+    assert field.is_visible()
+    page.wait_for_function("() => document.activeElement.id === 'header-search-query'")  # on the toggle event, a task after the click
+    box = field.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 375 and box["width"] > 200
+    page.keyboard.type("systolic")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".search-results li a")
+    assert page.locator("#search-query").input_value() == "systolic"
+
+
+# -- the search page ----------------------------------------------------------------------
+
+
+@pytest.mark.browser
+def test_results_appear_as_you_type(open_page):
+    opened = open_page("nl/search/")
+    page = opened.page
+    page.locator("#search-query").press_sequentially("systol", delay=40)  # no Enter
+    page.wait_for_selector(".search-results li a")
+    links = page.locator(".search-results li a").evaluate_all("links => links.map(a => a.pathname)")
+    assert any(re.search(r"/nl/(questions|glossary)/systolic-array/$", href) for href in links), links
+    assert parse_qs(urlsplit(page.url).query) == {"q": ["systol"]}
+    page.locator("#search-query").fill("")
+    page.wait_for_function("() => document.querySelectorAll('.search-results li').length === 0")
+    assert opened.errors == []
+
+
+@pytest.mark.browser
+def test_the_search_page_reads_its_query_from_the_address(open_page):
+    page = open_page("fr/search/?q=systolique").page
+    page.wait_for_selector(".search-results li a")
+    assert page.locator("#search-query").input_value() == "systolique"
+    assert "systolique" in page.locator(".search-status").inner_text()
+
+
+# -- comparison tables --------------------------------------------------------------------
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang,hint", [("nl", "Schuif de tabel opzij"), ("fr", "Faites défiler le tableau")])
+def test_a_comparison_on_a_phone_keeps_its_row_labels_and_says_it_scrolls(new_page, lang, hint):
+    page = new_page(f"{lang}/comparisons/parallelism-strategies/", PHONE)
+    assert page.locator(".scroll-hint").is_visible() and hint in page.locator(".scroll-hint").inner_text()
+    region = page.locator(".table-scroll")
+    assert page.evaluate("(r) => r.scrollWidth > r.clientWidth", region.element_handle())
+    label = page.locator("tbody th").first
+    before = label.bounding_box()
+    assert before["x"] >= 0 and before["width"] < 160  # the labels take under half the width
+    region.evaluate("(r) => { r.scrollLeft = r.scrollWidth; }")
+    page.wait_for_timeout(50)
+    after = label.bounding_box()
+    assert abs(after["x"] - before["x"]) < 1  # sticky: the labels stay while the columns scroll
+    assert page.evaluate("(r) => r.scrollLeft > 0", region.element_handle())
+    last = page.locator("tbody tr").first.locator("td").last.bounding_box()
+    assert last["x"] >= after["x"] + after["width"] - 1 and last["x"] + last["width"] <= 375  # the last column shows beside them
+    # the labels hide the columns that pass under them: they have a background of their own
+    assert page.evaluate("(th) => getComputedStyle(th).backgroundColor !== 'rgba(0, 0, 0, 0)'", label.element_handle())
+
+
+@pytest.mark.browser
+def test_a_comparison_on_a_desktop_has_no_scroll_hint(new_page):
+    page = new_page("fr/comparisons/parallelism-strategies/")
+    assert not page.locator(".scroll-hint").is_visible()
+    assert page.evaluate("(r) => r.scrollWidth <= r.clientWidth", page.locator(".table-scroll").element_handle())
+
+
+@pytest.mark.browser
+def test_a_comparison_scrolls_with_the_keyboard(new_page):
+    page = new_page("fr/comparisons/parallelism-strategies/", PHONE)
+    page.locator(".table-scroll").focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("End")
+    page.wait_for_function("() => document.querySelector('.table-scroll').scrollLeft > 0")
+
+
+# -- term pages ---------------------------------------------------------------------------
+
+
+@pytest.mark.browser
+def test_a_term_page_shows_its_key_question_with_its_choices_and_lists_it_once(new_page):
+    page = new_page("fr/glossary/data-parallelism/", javascript=False)
+    key = page.locator(".key-question a")
+    order = page.evaluate(
+        """() => {
+             const p = document.querySelector(".key-question");
+             return [p.nextElementSibling.matches("ol.choices"), p.nextElementSibling.nextElementSibling.matches("details.reveal")];
+           }"""
+    )
+    assert order == [True, True]  # the choices come before the reveal
+    assert page.locator(".key-question + ol.choices .letter").all_inner_texts() == ["A", "B", "C"]
+    listed = page.locator(".usages li > a").evaluate_all("links => links.map(a => a.href)")
+    assert key.evaluate("(a) => a.href") not in listed
+    assert len(listed) == 2  # the sentence counts 3 questions: the key question and these
+    assert "3 questions" in page.locator(".usage").inner_text()
+
+
+@pytest.mark.browser
+def test_no_term_page_lists_its_key_question_again(new_page, sample_site):
+    for term in sorted(p.parent.name for p in (sample_site / "nl/glossary").glob("*/index.html")):
+        page = new_page(f"nl/glossary/{term}/", javascript=False)
+        if page.locator(".key-question a").count():
+            key = page.locator(".key-question a").evaluate("(a) => a.href")
+            assert key not in page.locator(".usages li > a").evaluate_all("links => links.map(a => a.href)"), term
+        page.context.close()
+
+
+@pytest.mark.browser
+def test_a_term_page_reveals_the_answer_after_its_choices(new_page):
+    page = new_page("nl/glossary/data-parallelism/", PHONE)
+    choices = page.locator(".key-question + ol.choices li")
+    assert choices.count() == 3 and choices.first.is_visible()
+    answer = page.locator(".reveal .answer")
+    assert not answer.is_visible()
+    page.locator(".reveal summary").click()
+    assert answer.inner_text().startswith("Antwoord: A.")
+
+
+# -- accessibility of what only shows on a phone or after typing --------------------------
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_open_phone_search_and_a_phone_comparison_pass_axe(open_page, scheme):
+    page = open_page("fr/comparisons/parallelism-strategies/", width=375, color_scheme=scheme, bypass_csp=True).page
+    page.locator(".header-search > summary").click()
+    assert violations(page) == []
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_search_results_pass_axe(open_page, scheme):
+    page = open_page("nl/search/?q=gpu", color_scheme=scheme, bypass_csp=True).page
+    page.wait_for_selector(".search-results li a")
+    assert violations(page) == []
