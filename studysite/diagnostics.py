@@ -45,13 +45,28 @@ class Diagnostic:
     source_line: str = ""
 
     def format(self) -> str:
-        lines = [f"{self.location}: {self.severity.value}: {self.message} [{self.code}]"]
+        """The diagnostic as the terminal shows it; control characters of the content (an
+        escape sequence, a bell) are shown as visible symbols, never sent to the terminal."""
+        lines = [f"{visible(str(self.location))}: {self.severity.value}: {visible(self.message)} [{self.code}]"]
         if self.source_line and self.location.column:
-            lines.append("    " + self.source_line)
-            lines.append("    " + " " * (self.location.column - 1) + "^")
+            lines.append("    " + visible(self.source_line))
+            lines.append("    " + " " * len(visible(self.source_line[: self.location.column - 1])) + "^")
         if self.hint:
-            lines.append(f"  hint: {self.hint}")
+            lines.append(f"  hint: {visible(self.hint)}")
         return "\n".join(lines)
+
+
+# C0 controls and DEL as their Control Pictures (U+2400-U+2421: one character each, so the
+# caret stays under its column); C1 controls and the bidirectional overrides and isolates,
+# which reorder what a terminal shows, as \x or \u escapes
+_VISIBLE = {code: chr(0x2400 + code) for code in range(0x20)} | {0x7F: "\u2421"}
+_VISIBLE |= {code: f"\\x{code:02x}" for code in range(0x80, 0xA0)}
+_VISIBLE |= {code: f"\\u{code:04x}" for code in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
+
+
+def visible(text: str) -> str:
+    """Text with every character that would act on a terminal shown as a visible one."""
+    return text.translate(_VISIBLE)
 
 
 class ContentError(Exception):
@@ -87,15 +102,17 @@ class Report:
         lines = self._lines[location.path]
         return lines[location.line - 1] if location.line <= len(lines) else ""
 
-    def _add(self, severity: Severity, location: Location, code: str, message: str, hint: str) -> None:
-        self.diagnostics.append(Diagnostic(severity, location, code, message, hint, self._source_line(location)))
+    def _add(self, severity: Severity, location: Location, code: str, message: str, hint: str, source: str | None) -> None:
+        source_line = self._source_line(location) if source is None else source
+        self.diagnostics.append(Diagnostic(severity, location, code, message, hint, source_line))
 
-    def error(self, location: Location, code: str, message: str, hint: str = "") -> None:
-        self._add(Severity.ERROR, location, code, message, hint)
+    def error(self, location: Location, code: str, message: str, hint: str = "", source: str | None = None) -> None:
+        """An error; source is the line to show (default: read from the file under source_root)."""
+        self._add(Severity.ERROR, location, code, message, hint, source)
 
-    def warning(self, location: Location, code: str, message: str, hint: str = "") -> None:
+    def warning(self, location: Location, code: str, message: str, hint: str = "", source: str | None = None) -> None:
         severity = Severity.ERROR if self.strict else Severity.WARNING
-        self._add(severity, location, code, message, hint)
+        self._add(severity, location, code, message, hint, source)
 
     @property
     def errors(self) -> list[Diagnostic]:

@@ -13,6 +13,7 @@ and incomplete translations are not used; the record falls back as an untranslat
 from __future__ import annotations
 
 import dataclasses
+import io
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from babel.messages.pofile import PoFileError, read_po
 
 from studysite.content.model import FIELD_OF_KIND, Aspect, ComparisonText, Content, QuestionText, Record, TermText, TopicText
 from studysite.diagnostics import Location, Report
+from studysite.i18n import po_check
 from studysite.i18n.locales import is_valid_language, parse_locale, shown_path
 
 DOMAIN = "content"
@@ -135,10 +137,16 @@ def make_template(content: Content, creation_date) -> Catalog:
 
 
 def read_content_catalog(path: Path, language: str, report: Report) -> ContentCatalog | None:
-    """A content.po; a syntax error is a located error and gives None."""
+    """A content.po; its syntax errors (each line's, po_check.py, then Babel's) are located
+    errors and give None."""
+    data = path.read_bytes()
+    lines = po_check.lines_of(data)
+    problems = po_check.read_layout(lines).problems
+    po_check.report_problems(report, shown_path(path), lines, problems, "content-po.syntax")
+    if problems:
+        return None
     try:
-        with path.open("rb") as file:
-            catalog = read_po(file, locale=parse_locale(language), abort_invalid=True)
+        catalog = read_po(io.BytesIO(data), locale=parse_locale(language), abort_invalid=True)
     except PoFileError as error:
         line = (getattr(error, "lineno", 0) or 0) + 1
         report.error(
@@ -146,6 +154,7 @@ def read_content_catalog(path: Path, language: str, report: Report) -> ContentCa
             "content-po.syntax",
             f"cannot read the PO file: {error}",
             "open it in a PO editor such as Poedit, which shows the mistake",
+            source=lines[line - 1] if line <= len(lines) else "",
         )
         return None
     except (UnicodeDecodeError, ValueError) as error:

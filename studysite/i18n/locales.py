@@ -14,11 +14,13 @@ from pathlib import Path
 from babel import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog, Message
 from babel.messages.mofile import write_mo
+from babel.messages.plurals import get_plural
 from babel.messages.pofile import PoFileError, read_po
 from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 
 from studysite.diagnostics import Location, Report
+from studysite.i18n import po_check
 
 DOMAIN = "messages"
 SOURCE_LANGUAGE = "en"
@@ -29,9 +31,33 @@ def catalog_path(locales_dir: Path, language: str) -> Path:
     return locales_dir / language.replace("-", "_") / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-def read_catalog(path: Path, language: str):
-    with path.open("rb") as file:
-        return read_po(file, locale=parse_locale(language), abort_invalid=True)
+def read_catalog(path: Path, language: str) -> Catalog:
+    """A UI catalog as the build uses it (its mistakes, which the build reports, left out)."""
+    return read_checked_catalog(path, language, Report()) or Catalog(locale=parse_locale(language), domain=DOMAIN)
+
+
+def read_checked_catalog(path: Path, language: str, report: Report) -> Catalog | None:
+    """A UI catalog, every mistake in it a located error (po_check.py): None when its syntax
+    or its Plural-Forms is wrong; a translation whose placeholders are wrong is left out,
+    so that the page shows the next catalog's translation or the English message instead."""
+    shown, data = shown_path(path), path.read_bytes()
+    lines = po_check.lines_of(data)
+    layout = po_check.read_layout(lines)
+    po_check.report_problems(report, shown, lines, layout.problems, "i18n.catalog-syntax")
+    plural_problems, rule = po_check.plural_problems(layout, get_plural(parse_locale(language)).plural_forms)
+    po_check.report_problems(report, shown, lines, plural_problems, "i18n.plural-forms")
+    if layout.problems or plural_problems or rule is None:
+        return None
+    try:
+        catalog = read_po(io.BytesIO(data), locale=parse_locale(language), abort_invalid=True)
+    except (PoFileError, UnicodeDecodeError, ValueError) as error:
+        line = getattr(error, "lineno", -1) + 1
+        report.error(Location(shown, line, 1 if line else 0), "i18n.catalog-invalid", f"cannot read the catalog: {error}", po_check.SYNTAX_HINT)
+        return None
+    for message, problem in list(po_check.placeholder_problems(catalog, layout, rule, lines)):
+        po_check.report_problems(report, shown, lines, [problem], "i18n.placeholders")
+        catalog.delete(message.id, message.context)
+    return catalog
 
 
 def load_translations(locales_dir: Path, language: str, report: Report) -> NullTranslations:
@@ -53,13 +79,9 @@ def load_layered_translations(folders: list[Path], language: str, report: Report
                 f"run 'python build.py i18n init {language}' and translate the new .po file",
             )
         return NullTranslations()
-    catalogs = []
-    for path in paths:
-        try:
-            catalogs.append(read_catalog(path, language))
-        except (PoFileError, UnicodeDecodeError, ValueError) as error:
-            report.error(Location(shown_path(path)), "i18n.catalog-invalid", f"cannot read the catalog: {error}")
-            return NullTranslations()
+    catalogs = [catalog for catalog in (read_checked_catalog(path, language, report) for path in paths) if catalog is not None]
+    if not catalogs:
+        return NullTranslations()
     buffer = io.BytesIO()
     write_mo(buffer, merge_catalogs(catalogs))  # fuzzy entries are left out, as gettext does
     buffer.seek(0)
