@@ -89,6 +89,7 @@ class Report:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     source_root: Path | None = None
     _lines: dict[str, list[str]] = field(default_factory=dict, repr=False)
+    _told: set[Diagnostic] = field(default_factory=set, repr=False)
 
     def _source_line(self, location: Location) -> str:
         if self.source_root is None or not location.line:
@@ -104,7 +105,10 @@ class Report:
 
     def _add(self, severity: Severity, location: Location, code: str, message: str, hint: str, source: str | None) -> None:
         source_line = self._source_line(location) if source is None else source
-        self.diagnostics.append(Diagnostic(severity, location, code, message, hint, source_line))
+        diagnostic = Diagnostic(severity, location, code, message, hint, source_line)
+        if diagnostic not in self._told:  # a file checked twice in a run (a UI catalog) is told once
+            self._told.add(diagnostic)
+            self.diagnostics.append(diagnostic)
 
     def error(self, location: Location, code: str, message: str, hint: str = "", source: str | None = None) -> None:
         """An error; source is the line to show (default: read from the file under source_root)."""

@@ -16,7 +16,7 @@ from studysite.content.model import Content
 from studysite.content.validate import content_of
 from studysite.diagnostics import Location, Report
 from studysite.i18n import content_po
-from studysite.i18n.locales import load_layered_translations
+from studysite.i18n.locales import check_catalogs, load_layered_translations
 from studysite.i18n.status import TranslationStatus, record_blocks
 from studysite.incremental import kept_model
 from studysite.incremental.cache import BuildCache, open_cache, remember_build, template_code_folders, unchanged_build
@@ -188,6 +188,8 @@ def read_model(options: Options, report: Report, cache: BuildCache | None = None
     jobs = options.processes
     listed = inputs.listed.get(options.content_dir) if inputs is not None else None
     site, readings = read_content(options.content_dir, report, base_url, cache, listed, jobs)
+    if site is not None:  # the UI catalogs' mistakes told with the content's
+        check_catalogs(locale_folders(options), site.languages, report)
     po_catalogs = content_po.read_content_catalogs(options.site_root / "locales", report)
     supplied = frozenset(content_po.supplied(po_catalogs))
     content = content_of(site, readings, report, supplied)
@@ -387,5 +389,9 @@ def make_renderer(options: Options, content: Content, report: Report, assets: di
 
 def load_site_translations(options: Options, language: str, report: Report):
     """The site's own catalog of the language over Studysite's shipped one, message by message."""
-    folders = options.layered("locales") or [options.site_root / "locales"]
-    return load_layered_translations(folders, language, report)
+    return load_layered_translations(locale_folders(options), language, report)
+
+
+def locale_folders(options: Options) -> list[Path]:
+    """The locales/ folders of the UI catalogs: the site's own, then Studysite's."""
+    return options.layered("locales") or [options.site_root / "locales"]

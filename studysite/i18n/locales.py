@@ -88,6 +88,15 @@ def load_layered_translations(folders: list[Path], language: str, report: Report
     return Translations(buffer, domain=DOMAIN)
 
 
+def check_catalogs(folders: list[Path], languages: tuple[str, ...], report: Report) -> None:
+    """The mistakes of every UI catalog a build of these languages reads, reported with the
+    content's (the build reads them again, and the report keeps each diagnostic once)."""
+    for language in filter(is_valid_language, languages):
+        for folder in folders:
+            if catalog_path(folder, language).is_file():
+                read_checked_catalog(catalog_path(folder, language), language, report)
+
+
 def is_translated(message: Message) -> bool:
     strings = message.string if isinstance(message.string, tuple) else (message.string,)
     return bool(message.id) and not message.fuzzy and all(strings)

@@ -127,7 +127,8 @@ def _check_string(line: str, start: int, number: int, indent: int, problems: lis
     if string is None:
         problems.append(Problem(number, indent + start + 1, 'unterminated string: it has no closing "', SYNTAX_HINT))
     elif line[string.end() :].strip():
-        problems.append(Problem(number, indent + string.end() + 1, "text after the string's closing quote", SYNTAX_HINT))
+        after = len(line) - len(line[string.end() :].lstrip())
+        problems.append(Problem(number, indent + after + 1, "text after the string's closing quote", SYNTAX_HINT))
     return string is not None and not line[string.end() :].strip()
 
 
@@ -245,7 +246,9 @@ def _located(line: int, lines: list[str], wrong: tuple[str, list[str]], msgid: s
     keep = (
         f"keep exactly the message's placeholders ({', '.join(sorted(expected))}), with their English names" if expected else "the message has no placeholder"
     )
-    return Problem(line, column + 1, f"the translation of '{shown}' {fault}", f"{keep}; write %% for a percent sign")
+    braces = [f"%({piece[1:-1]})s for {piece}" for piece in pieces if piece.startswith("{") and f"%({piece[1:-1]})s" in expected]
+    write = f"write {', '.join(braces)}; " if braces else ""
+    return Problem(line, column + 1, f"the translation of '{shown}' {fault}", f"{write}{keep}; write %% for a percent sign")
 
 
 def report_problems(report: Report, path: str, lines: list[str], problems: list[Problem], code: str) -> None:
