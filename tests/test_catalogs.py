@@ -184,3 +184,20 @@ def test_a_faulty_site_catalog_fails_check_and_build_located_with_the_content_er
     (content / "topics/broken.yaml").unlink()
     write_site_catalog(content.parent, SITE_PO.replace("{language} : {name}", "%(name)s (%(language)s)").split('\nmsgid "%(num)s term"')[0])
     assert run_cli("build", "--content", content, "--out", tmp_path / "site", "--no-search").status == 0
+
+
+def test_update_refuses_a_catalog_it_would_misread_and_writes_nothing(make_content):
+    """Babel reads an unterminated string cut short; `i18n update` would write it back so.
+    Every such mistake, in any catalog, is located and no file is written."""
+    content = make_content()
+    shutil.copytree(ROOT / "templates", content.parent / "templates")
+    assert run_cli("i18n", "init", "fr", "--content", content).status == 0
+    ui = catalog_path(content.parent / "locales", "fr")
+    text = ui.read_text(encoding="utf-8")
+    ui.write_text(text.replace('msgstr "Glossaire"', 'msgstr "Glossaire'), encoding="utf-8")
+    before = {path: path.read_bytes() for path in (content.parent / "locales").rglob("*") if path.is_file()}
+    result = run_cli("i18n", "update", "--content", content)
+    line = text.splitlines().index('msgstr "Glossaire"') + 1
+    assert result.status == 1 and "Traceback" not in result.err
+    assert f"locales/fr/LC_MESSAGES/messages.po:{line}:8: error: unterminated string" in result.err
+    assert {path: path.read_bytes() for path in (content.parent / "locales").rglob("*") if path.is_file()} == before

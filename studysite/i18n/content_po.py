@@ -13,14 +13,12 @@ and incomplete translations are not used; the record falls back as an untranslat
 from __future__ import annotations
 
 import dataclasses
-import io
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
-from babel.messages.pofile import PoFileError, read_po
 
 from studysite.content.model import FIELD_OF_KIND, Aspect, ComparisonText, Content, QuestionText, Record, TermText, TopicText
 from studysite.content.node_reader import _CONTROL_CHARACTER as CONTROL_CHARACTER
@@ -138,30 +136,11 @@ def make_template(content: Content, creation_date) -> Catalog:
 
 
 def read_content_catalog(path: Path, language: str, report: Report) -> ContentCatalog | None:
-    """A content.po; its syntax errors (each line's, po_check.py, then Babel's) are located
-    errors and give None."""
-    data = path.read_bytes()
-    lines = po_check.lines_of(data)
-    layout = po_check.read_layout(lines)
-    problems = layout.problems
-    po_check.report_problems(report, shown_path(path), lines, problems, "content-po.syntax")
-    if problems:
+    """A content.po; a syntax error (po_check.py) is a located error and gives None."""
+    checked = po_check.read_po_file(path, parse_locale(language), shown_path(path), report, "content-po.syntax")
+    if checked is None:
         return None
-    try:
-        catalog = read_po(io.BytesIO(data), locale=parse_locale(language), abort_invalid=True)
-    except PoFileError as error:
-        line = (getattr(error, "lineno", 0) or 0) + 1
-        report.error(
-            Location(shown_path(path), line, 1),
-            "content-po.syntax",
-            f"cannot read the PO file: {error}",
-            "open it in a PO editor such as Poedit, which shows the mistake",
-            source=lines[line - 1] if line <= len(lines) else "",
-        )
-        return None
-    except (UnicodeDecodeError, ValueError) as error:
-        report.error(Location(shown_path(path), 1, 1), "content-po.syntax", f"cannot read the PO file: {error}", "save it as UTF-8")
-        return None
+    catalog, layout, lines = checked.catalog, checked.layout, checked.lines
     entries = {}
     for message in catalog:
         if message.id and message.context and isinstance(message.id, str) and isinstance(message.string, str):

@@ -14,8 +14,6 @@ from pathlib import Path
 from babel import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog, Message
 from babel.messages.mofile import write_mo
-from babel.messages.plurals import get_plural
-from babel.messages.pofile import PoFileError, read_po
 from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 
@@ -40,24 +38,14 @@ def read_checked_catalog(path: Path, language: str, report: Report) -> Catalog |
     """A UI catalog, every mistake in it a located error (po_check.py): None when its syntax
     or its Plural-Forms is wrong; a translation whose placeholders are wrong is left out,
     so that the page shows the next catalog's translation or the English message instead."""
-    shown, data = shown_path(path), path.read_bytes()
-    lines = po_check.lines_of(data)
-    layout = po_check.read_layout(lines)
-    po_check.report_problems(report, shown, lines, layout.problems, "i18n.catalog-syntax")
-    plural_problems, rule = po_check.plural_problems(layout, get_plural(parse_locale(language)).plural_forms)
-    po_check.report_problems(report, shown, lines, plural_problems, "i18n.plural-forms")
-    if layout.problems or plural_problems or rule is None:
+    shown = shown_path(path)
+    checked = po_check.read_po_file(path, parse_locale(language), shown, report, "i18n.catalog-syntax")
+    if checked is None:
         return None
-    try:
-        catalog = read_po(io.BytesIO(data), locale=parse_locale(language), abort_invalid=True)
-    except (PoFileError, UnicodeDecodeError, ValueError) as error:
-        line = getattr(error, "lineno", -1) + 1
-        report.error(Location(shown, line, 1 if line else 0), "i18n.catalog-invalid", f"cannot read the catalog: {error}", po_check.SYNTAX_HINT)
-        return None
-    for message, problem in list(po_check.placeholder_problems(catalog, layout, rule, lines)):
-        po_check.report_problems(report, shown, lines, [problem], "i18n.placeholders")
-        catalog.delete(message.id, message.context)
-    return catalog
+    for message, problem in list(po_check.placeholder_problems(checked.catalog, checked.layout, checked.rule, checked.lines)):
+        po_check.report_problems(report, shown, checked.lines, [problem], "i18n.placeholders")
+        checked.catalog.delete(message.id, message.context)
+    return checked.catalog
 
 
 def load_translations(locales_dir: Path, language: str, report: Report) -> NullTranslations:

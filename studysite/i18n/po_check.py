@@ -11,12 +11,16 @@ new-style gettext formats them: every translation with `%` and the page's variab
 from __future__ import annotations
 
 import gettext
+import io
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from babel import Locale
 from babel.messages.catalog import Catalog, Message
-from babel.messages.pofile import unescape
+from babel.messages.plurals import get_plural
+from babel.messages.pofile import PoFileError, read_po, unescape
 
 from studysite.diagnostics import Location, Report
 
@@ -249,6 +253,37 @@ def _located(line: int, lines: list[str], wrong: tuple[str, list[str]], msgid: s
     braces = [f"%({piece[1:-1]})s for {piece}" for piece in pieces if piece.startswith("{") and f"%({piece[1:-1]})s" in expected]
     write = f"write {', '.join(braces)}; " if braces else ""
     return Problem(line, column + 1, f"the translation of '{shown}' {fault}", f"{write}{keep}; write %% for a percent sign")
+
+
+@dataclass(frozen=True)
+class CheckedPo:
+    """A PO file read by Babel once its syntax and Plural-Forms were found sound."""
+
+    catalog: Catalog
+    layout: Layout
+    lines: list[str]
+    rule: Callable[[int], int]
+
+
+def read_po_file(path: Path, locale: Locale, shown: str, report: Report, syntax_code: str) -> CheckedPo | None:
+    """A PO file, its syntax and Plural-Forms checked first (Babel would read a mistake in
+    them wrongly, or fail with a traceback): every mistake a located error, and None."""
+    data = path.read_bytes()
+    lines = lines_of(data)
+    layout = read_layout(lines)
+    report_problems(report, shown, lines, layout.problems, syntax_code)
+    problems, rule = plural_problems(layout, get_plural(locale).plural_forms)
+    report_problems(report, shown, lines, problems, "i18n.plural-forms")
+    if layout.problems or problems or rule is None:
+        return None
+    try:
+        catalog = read_po(io.BytesIO(data), locale=locale, abort_invalid=True)
+    except (PoFileError, UnicodeDecodeError, ValueError) as error:
+        line = getattr(error, "lineno", -1) + 1
+        hint = SYNTAX_HINT if line else "save it as UTF-8"
+        report.error(Location(shown, line, 1 if line else 0), syntax_code, f"cannot read the PO file: {error}", hint, source=lines[line - 1] if line else "")
+        return None
+    return CheckedPo(catalog, layout, lines, rule)
 
 
 def report_problems(report: Report, path: str, lines: list[str], problems: list[Problem], code: str) -> None:
