@@ -8,6 +8,7 @@ with the locale passed explicitly every time.
 from __future__ import annotations
 
 import functools
+import hashlib
 import io
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from babel.messages.mofile import write_mo
 from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 
-from studysite.diagnostics import Location, Report
+from studysite.diagnostics import Diagnostic, Location, Report
 from studysite.i18n import po_check
 
 DOMAIN = "messages"
@@ -37,7 +38,25 @@ def read_catalog(path: Path, language: str) -> Catalog:
 def read_checked_catalog(path: Path, language: str, report: Report) -> Catalog | None:
     """A UI catalog, every mistake in it a located error (po_check.py): None when its syntax
     or its Plural-Forms is wrong; a translation whose placeholders are wrong is left out,
-    so that the page shows the next catalog's translation or the English message instead."""
+    so that the page shows the next catalog's translation or the English message instead.
+    A build reads each twice (with the content, then to render): the second time is taken
+    from the first, by the file's bytes."""
+    key = (shown_path(path), language, hashlib.sha256(path.read_bytes()).hexdigest())
+    if key not in _CHECKED:
+        if len(_CHECKED) >= 64:  # a long `serve` session: the catalogs of its latest edits
+            _CHECKED.clear()
+        told = Report()
+        _CHECKED[key] = (_checked_catalog(path, language, told), tuple(told.diagnostics))
+    catalog, diagnostics = _CHECKED[key]
+    for diagnostic in diagnostics:
+        report.error(diagnostic.location, diagnostic.code, diagnostic.message, diagnostic.hint, source=diagnostic.source_line)
+    return catalog
+
+
+_CHECKED: dict[tuple[str, str, str], tuple[Catalog | None, tuple[Diagnostic, ...]]] = {}  # (path, language, digest) -> what reading it gave
+
+
+def _checked_catalog(path: Path, language: str, report: Report) -> Catalog | None:
     shown = shown_path(path)
     checked = po_check.read_po_file(path, parse_locale(language), shown, report, "i18n.catalog-syntax")
     if checked is None:

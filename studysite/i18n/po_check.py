@@ -28,7 +28,7 @@ from studysite.diagnostics import Location, Report
 _PLACEHOLDER = re.compile(r"%(?:\((\w+)\))?[#0+\-]?\d*(?:\.\d+)?[sdiouxXeEfFgGcr]")
 _BRACES = re.compile(r"\{\w*\}")  # str.format's placeholders, which % leaves as they are
 _KEYWORD = re.compile(r"[A-Za-z_]+(?:\[[^\]]*\])?")
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 _KEYWORDS = re.compile(r"msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?")
 # the counts a plural rule is tried on: every n up to 1000, and a few large ones
 _SAMPLE = (*range(1001), *(10**k for k in range(4, 10)), 1000001, 2000000, 3000000)
