@@ -201,3 +201,11 @@ def test_update_refuses_a_catalog_it_would_misread_and_writes_nothing(make_conte
     assert result.status == 1 and "Traceback" not in result.err
     assert f"locales/fr/LC_MESSAGES/messages.po:{line}:8: error: unterminated string" in result.err
     assert {path: path.read_bytes() for path in (content.parent / "locales").rglob("*") if path.is_file()} == before
+
+
+def test_plural_forms_of_an_entry_without_plural_are_a_located_error(tmp_path):
+    """Babel would take msgstr[0] and pass over msgstr[1] of an entry without msgid_plural."""
+    write_site_catalog(tmp_path, 'msgid ""\nmsgstr ""\n\nmsgid "Glossary"\nmsgstr[0] "Glossaire"\nmsgstr[1] "Glossaires"\n')
+    report = Report()
+    load_layered_translations([tmp_path / "locales", ROOT / "locales"], "fr", report)
+    assert [(d.location.line, d.location.column, d.code) for d in report.diagnostics] == [(4, 1, "i18n.plural-forms")]

@@ -2,7 +2,7 @@
 
 Babel reads an unterminated string, a bogus Plural-Forms header or a translation whose
 placeholders differ from its message's without complaint; the build would then publish
-the broken text or stop with a traceback. Here: the syntax of every line (syntax_problems),
+the broken text or stop with a traceback. Here: the syntax of every line (read_layout),
 the Plural-Forms header and the number of forms of each entry (plural_problems), and the
 placeholders of each translation against its message's (placeholder_problems), as Jinja's
 new-style gettext formats them: every translation with `%` and the page's variables.
@@ -52,6 +52,7 @@ class Entry:
     line: int
     strings: dict[int, int] = field(default_factory=dict)
     plural: bool = False
+    indexed: bool = False  # its msgstr lines are msgstr[N]
 
 
 @dataclass
@@ -101,6 +102,7 @@ def read_layout(lines: list[str]) -> Layout:
             entry.plural = True
         elif entry is not None and keyword.startswith("msgstr"):
             entry.strings[int(keyword[7:-1]) if "[" in keyword else 0] = number
+            entry.indexed = "[" in keyword
         if keyword:
             in_header = keyword == "msgstr" and entry is not None and len(layout.entries) == 1 and lines[entry.line - 1].strip() == 'msgid ""'
         if _check_string(line, start, number, indent, layout.problems) and in_header:
@@ -150,8 +152,9 @@ def plural_rule(header: str | None) -> tuple[int, Callable[[int], int]] | str:
         forms = {rule(n) for n in _SAMPLE}
     except (ValueError, SyntaxError, RecursionError, ArithmeticError) as error:
         return f"its plural expression does not parse: {error}"
-    if not forms <= set(range(int(count))):
-        return f"its plural expression gives form {max(forms)}, but nplurals is {count}"
+    beyond = sorted(forms - set(range(int(count))))
+    if beyond:
+        return f"its plural expression gives form {beyond[0]}, but nplurals is {count}"
     return int(count), rule
 
 
@@ -167,7 +170,9 @@ def plural_problems(layout: Layout, locale_rule: str) -> tuple[list[Problem], Ca
     count, function = rule
     problems = []
     for entry in layout.entries.values():
-        if entry.plural and entry.strings and sorted(entry.strings) != list(range(count)):
+        if entry.indexed and not entry.plural:
+            problems.append(Problem(entry.line, 1, "the entry has plural forms (msgstr[N]) but no msgid_plural", 'write its translation as msgstr "..."'))
+        elif entry.plural and entry.strings and (sorted(entry.strings) != list(range(count)) or not entry.indexed):
             found = ", ".join(f"msgstr[{index}]" for index in sorted(entry.strings))
             problems.append(
                 Problem(
