@@ -209,3 +209,18 @@ def test_plural_forms_of_an_entry_without_plural_are_a_located_error(tmp_path):
     report = Report()
     load_layered_translations([tmp_path / "locales", ROOT / "locales"], "fr", report)
     assert [(d.location.line, d.location.column, d.code) for d in report.diagnostics] == [(4, 1, "i18n.plural-forms")]
+
+
+def test_control_characters_in_a_translation_and_a_file_that_is_no_po_file(tmp_path):
+    """A control character in a translation is an error, as in YAML text, shown as a visible
+    symbol; a file that is no PO file at all gives twenty errors, the last saying how many more."""
+    write_site_catalog(tmp_path, 'msgid ""\nmsgstr ""\n\nmsgid "Glossary"\nmsgstr "Glossaire \x1b[2J\x07"\n')
+    report = Report()
+    translations = load_layered_translations([tmp_path / "locales", ROOT / "locales"], "fr", report)
+    assert [(d.location.line, d.location.column, d.code) for d in report.diagnostics] == [(5, 19, "i18n.control-character")]
+    assert "U+001B" in report.diagnostics[0].message and "\u241b[2J\u2407" in report.diagnostics[0].format()
+    assert translations.gettext("Glossary") == "Glossaire"  # the shipped one
+    write_site_catalog(tmp_path, "".join(f"line {number}\n" for number in range(100)))
+    report = Report()
+    load_layered_translations([tmp_path / "locales", ROOT / "locales"], "fr", report)
+    assert len(report.diagnostics) == 20 and "80 more syntax errors after this line are not shown" in report.diagnostics[-1].message

@@ -21,7 +21,6 @@ from pathlib import Path
 from babel.messages.catalog import Catalog
 
 from studysite.content.model import FIELD_OF_KIND, Aspect, ComparisonText, Content, QuestionText, Record, TermText, TopicText
-from studysite.content.node_reader import _CONTROL_CHARACTER as CONTROL_CHARACTER
 from studysite.diagnostics import Location, Report
 from studysite.i18n import po_check
 from studysite.i18n.locales import is_valid_language, parse_locale, shown_path
@@ -140,33 +139,16 @@ def read_content_catalog(path: Path, language: str, report: Report) -> ContentCa
     checked = po_check.read_po_file(path, parse_locale(language), shown_path(path), report, "content-po.syntax")
     if checked is None:
         return None
-    catalog, layout, lines = checked.catalog, checked.layout, checked.lines
+    catalog, shown = checked.catalog, shown_path(path)
+    for message, problem in list(po_check.control_problems(catalog, checked.layout, checked.lines)):
+        po_check.report_problems(report, shown, checked.lines, [problem], "content-po.control-character")
+        catalog.delete(message.id, message.context)
     entries = {}
     for message in catalog:
         if message.id and message.context and isinstance(message.id, str) and isinstance(message.string, str):
             text = unicodedata.normalize("NFC", message.string.strip())
-            if not _has_control_character(text, message, layout, lines, path, report):
-                entries[message.context] = Entry(unicodedata.normalize("NFC", message.id.strip()), text, message.fuzzy, message.lineno or 1)
+            entries[message.context] = Entry(unicodedata.normalize("NFC", message.id.strip()), text, message.fuzzy, message.lineno or 1)
     return ContentCatalog(language, path, entries)
-
-
-def _has_control_character(text: str, message, layout: po_check.Layout, lines: list[str], path: Path, report: Report) -> bool:
-    """Whether a translation holds a control character, which YAML text may not either (an error)."""
-    control = CONTROL_CHARACTER.search(text)
-    if control is None:
-        return False
-    entry = layout.entries.get(message.lineno)
-    line = entry.strings.get(0, entry.line) if entry else message.lineno or 1
-    source = lines[line - 1] if line <= len(lines) else ""
-    column = source.find(control.group()) + 1 or 1
-    report.error(
-        Location(shown_path(path), line, column),
-        "content-po.control-character",
-        f"the translation of {message.context} contains the control character U+{ord(control.group()):04X}",
-        "remove it",
-        source=source,
-    )
-    return True
 
 
 def read_content_catalogs(locales_dir: Path, report: Report) -> dict[str, ContentCatalog]:

@@ -61,10 +61,13 @@ def _checked_catalog(path: Path, language: str, report: Report) -> Catalog | Non
     checked = po_check.read_po_file(path, parse_locale(language), shown, report, "i18n.catalog-syntax")
     if checked is None:
         return None
-    for message, problem in list(po_check.placeholder_problems(checked.catalog, checked.layout, checked.rule, checked.lines)):
-        po_check.report_problems(report, shown, checked.lines, [problem], "i18n.placeholders")
-        checked.catalog.delete(message.id, message.context)
-    return checked.catalog
+    catalog, layout, lines = checked.catalog, checked.layout, checked.lines
+    placeholders, controls = po_check.placeholder_problems(catalog, layout, checked.rule, lines), po_check.control_problems(catalog, layout, lines)
+    for code, found in (("i18n.placeholders", placeholders), ("i18n.control-character", controls)):
+        for message, problem in list(found):  # each generator reads the catalog once the one before is done
+            po_check.report_problems(report, shown, lines, [problem], code)
+            catalog.delete(message.id, message.context)
+    return catalog
 
 
 def load_translations(locales_dir: Path, language: str, report: Report) -> NullTranslations:

@@ -22,6 +22,7 @@ from babel.messages.catalog import Catalog, Message
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import PoFileError, read_po, unescape
 
+from studysite.content.node_reader import _CONTROL_CHARACTER as CONTROL_CHARACTER
 from studysite.diagnostics import Location, Report
 
 # %(name)s, with optional flags, width and precision; or a positional %s: a placeholder
@@ -221,7 +222,31 @@ def placeholder_problems(catalog: Catalog, layout: Layout, rule: Callable[[int],
             wrong = _compare(expected, string, may_omit=message.pluralizable and index in single)
             if wrong:
                 line = entry.strings.get(index, entry.line) if entry else (message.lineno or 1)
-                yield message, _located(line, lines, wrong, ids[0], expected)
+                yield message, _located(line, lines, wrong, _named(message), expected)
+
+
+def control_problems(catalog: Catalog, layout: Layout, lines: list[str]) -> Iterator[tuple[Message, Problem]]:
+    """Each translated message whose translation (or a plural form of it) holds a control
+    character, which text in YAML may not hold either."""
+    for message in catalog:
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        for index, string in enumerate(strings):
+            control = CONTROL_CHARACTER.search(string or "") if message.id else None
+            if control is not None:
+                entry = layout.entries.get(message.lineno or 0)
+                line = entry.strings.get(index, entry.line) if entry else (message.lineno or 1)
+                column = (lines[line - 1] if line <= len(lines) else "").find(control.group()) + 1 or 1
+                fault = f"the translation of {_named(message)} contains the control character U+{ord(control.group()):04X}"
+                yield message, Problem(line, column, fault, "remove it")
+                break
+
+
+def _named(message: Message) -> str:
+    """A message as a diagnostic names it: by its context (content.po), else by its msgid."""
+    if message.context:
+        return message.context
+    msgid = message.id if isinstance(message.id, str) else message.id[0]
+    return f"'{msgid}'" if len(msgid) <= 60 else f"'{msgid[:57]}...'"
 
 
 def _single_count_forms(rule: Callable[[int], int]) -> set[int]:
@@ -244,20 +269,19 @@ def _compare(expected: set[str], string: str, may_omit: bool) -> tuple[str, list
     return ("; ".join(faults), unknown) if faults else None
 
 
-def _located(line: int, lines: list[str], wrong: tuple[str, list[str]], msgid: str, expected: set[str]) -> Problem:
+def _located(line: int, lines: list[str], wrong: tuple[str, list[str]], named: str, expected: set[str]) -> Problem:
     """The problem at the first wrong piece of the translation's line (or its opening quote)."""
     fault, pieces = wrong
     text = lines[line - 1] if line <= len(lines) else ""
     quote = max(text.find('"'), 0)
     columns = [text.find(piece, quote) for piece in pieces] + [quote + at for at in placeholders(text[quote:])[1]]
     column = min((at for at in columns if at >= 0), default=quote)
-    shown = msgid if len(msgid) <= 60 else msgid[:57] + "..."
     keep = (
         f"keep exactly the message's placeholders ({', '.join(sorted(expected))}), with their English names" if expected else "the message has no placeholder"
     )
     braces = [f"%({piece[1:-1]})s for {piece}" for piece in pieces if piece.startswith("{") and f"%({piece[1:-1]})s" in expected]
     write = f"write {', '.join(braces)}; " if braces else ""
-    return Problem(line, column + 1, f"the translation of '{shown}' {fault}", f"{write}{keep}; write %% for a percent sign")
+    return Problem(line, column + 1, f"the translation of {named} {fault}", f"{write}{keep}; write %% for a percent sign")
 
 
 @dataclass(frozen=True)
@@ -276,7 +300,7 @@ def read_po_file(path: Path, locale: Locale, shown: str, report: Report, syntax_
     data = path.read_bytes()
     lines = lines_of(data)
     layout = read_layout(lines)
-    report_problems(report, shown, lines, layout.problems, syntax_code)
+    report_problems(report, shown, lines, _at_most(layout.problems, 20), syntax_code)
     problems, rule = plural_problems(layout, get_plural(locale).plural_forms)
     report_problems(report, shown, lines, problems, "i18n.plural-forms")
     if layout.problems or problems or rule is None:
@@ -289,6 +313,16 @@ def read_po_file(path: Path, locale: Locale, shown: str, report: Report, syntax_
         report.error(Location(shown, line, 1 if line else 0), syntax_code, f"cannot read the PO file: {error}", hint, source=lines[line - 1] if line else "")
         return None
     return CheckedPo(catalog, layout, lines, rule)
+
+
+def _at_most(problems: list[Problem], count: int) -> list[Problem]:
+    """The first problems, and a last one saying how many more there are (a file that is
+    no PO file at all would give one for each of its lines)."""
+    if len(problems) <= count:
+        return problems
+    last = problems[count - 1]
+    more = f"{last.message}; {len(problems) - count} more syntax errors after this line are not shown"
+    return [*problems[: count - 1], Problem(last.line, last.column, more, "is this a PO file? " + last.hint)]
 
 
 def report_problems(report: Report, path: str, lines: list[str], problems: list[Problem], code: str) -> None:
