@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -50,7 +51,7 @@ class Diagnostic:
         lines = [f"{visible(str(self.location))}: {self.severity.value}: {visible(self.message)} [{self.code}]"]
         if self.source_line and self.location.column:
             lines.append("    " + visible(self.source_line))
-            lines.append("    " + " " * len(visible(self.source_line[: self.location.column - 1])) + "^")
+            lines.append("    " + " " * display_width(visible(self.source_line[: self.location.column - 1])) + "^")
         if self.hint:
             lines.append(f"  hint: {visible(self.hint)}")
         return "\n".join(lines)
@@ -67,6 +68,12 @@ _VISIBLE |= {code: f"\\u{code:04x}" for code in (*range(0x202A, 0x202F), *range(
 def visible(text: str) -> str:
     """Text with every character that would act on a terminal shown as a visible one."""
     return text.translate(_VISIBLE)
+
+
+def display_width(text: str) -> int:
+    """How many columns a terminal gives the text: two for a wide character (Chinese,
+    Japanese), none for a combining mark."""
+    return sum(0 if unicodedata.combining(char) else 2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
 
 
 class ContentError(Exception):

@@ -9,6 +9,8 @@ import os
 
 from conftest import ROOT, run_cli
 
+from studysite.diagnostics import Diagnostic, Location, Severity
+
 HOSTILE = ROOT / "tests" / "sites" / "hostile"
 
 
@@ -109,3 +111,10 @@ def test_term_names_of_any_length_are_linked(make_content, tmp_path):
         result = run_cli("build", "--content", content, "--out", tmp_path / "site", "--no-search")
         assert result.status == 0 and "Traceback" not in result.err, result.err
         assert 'class="term" href="../../glossary/long/"' in (tmp_path / "site/nl/questions/named/index.html").read_text(encoding="utf-8")
+
+
+def test_the_caret_stands_under_its_column_after_wide_characters_and_marks():
+    line = "ja: {term: データ, aliases: [e\u0301\x1b]}"
+    diagnostic = Diagnostic(Severity.ERROR, Location("glossary/x.yaml", 1, line.index("]") + 1), "code", "message", "", line)
+    shown, caret = diagnostic.format().splitlines()[1:3]
+    assert shown == "    ja: {term: データ, aliases: [e\u0301\u241b]}" and caret == " " * (4 + len("ja: {term: ") + 6 + len(", aliases: [e\u241b")) + "^"
