@@ -182,8 +182,10 @@ def test_a_faulty_site_catalog_fails_check_and_build_located_with_the_content_er
         assert result.err.rstrip().endswith("Build failed: 5 errors, 0 warnings.")
     assert not (tmp_path / "site").exists()
     (content / "topics/broken.yaml").unlink()
-    write_site_catalog(content.parent, SITE_PO.replace("{language} : {name}", "%(name)s (%(language)s)").split('\nmsgid "%(num)s term"')[0])
+    fixed = SITE_PO.replace("{language} : {name}", "%(name)s (%(language)s)").replace("%(nope)s", "%(num)s").replace("100 %", "100 %%")
+    write_site_catalog(content.parent, fixed.replace('"100% auf %s"', '"Accueil"'))
     assert run_cli("build", "--content", content, "--out", tmp_path / "site", "--no-search").status == 0
+    assert '<span lang="ja">GPU</span> (japonais)' in (tmp_path / "site/fr/glossary/gpu/index.html").read_text(encoding="utf-8")
 
 
 def test_update_refuses_a_catalog_it_would_misread_and_writes_nothing(make_content):
