@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -45,13 +46,34 @@ class Diagnostic:
     source_line: str = ""
 
     def format(self) -> str:
-        lines = [f"{self.location}: {self.severity.value}: {self.message} [{self.code}]"]
+        """The diagnostic as the terminal shows it; control characters of the content (an
+        escape sequence, a bell) are shown as visible symbols, never sent to the terminal."""
+        lines = [f"{visible(str(self.location))}: {self.severity.value}: {visible(self.message)} [{self.code}]"]
         if self.source_line and self.location.column:
-            lines.append("    " + self.source_line)
-            lines.append("    " + " " * (self.location.column - 1) + "^")
+            lines.append("    " + visible(self.source_line))
+            lines.append("    " + " " * display_width(visible(self.source_line[: self.location.column - 1])) + "^")
         if self.hint:
-            lines.append(f"  hint: {self.hint}")
+            lines.append(f"  hint: {visible(self.hint)}")
         return "\n".join(lines)
+
+
+# C0 controls and DEL as their Control Pictures (U+2400-U+2421: one character each, so the
+# caret stays under its column); C1 controls and the bidirectional overrides and isolates,
+# which reorder what a terminal shows, as \x or \u escapes
+_VISIBLE = {code: chr(0x2400 + code) for code in range(0x20)} | {0x7F: "\u2421"}
+_VISIBLE |= {code: f"\\x{code:02x}" for code in range(0x80, 0xA0)}
+_VISIBLE |= {code: f"\\u{code:04x}" for code in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
+
+
+def visible(text: str) -> str:
+    """Text with every character that would act on a terminal shown as a visible one."""
+    return text.translate(_VISIBLE)
+
+
+def display_width(text: str) -> int:
+    """How many columns a terminal gives the text: two for a wide character (Chinese,
+    Japanese), none for a combining mark."""
+    return sum(0 if unicodedata.combining(char) else 2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
 
 
 class ContentError(Exception):
@@ -74,6 +96,7 @@ class Report:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     source_root: Path | None = None
     _lines: dict[str, list[str]] = field(default_factory=dict, repr=False)
+    _told: set[Diagnostic] = field(default_factory=set, repr=False)
 
     def _source_line(self, location: Location) -> str:
         if self.source_root is None or not location.line:
@@ -87,15 +110,20 @@ class Report:
         lines = self._lines[location.path]
         return lines[location.line - 1] if location.line <= len(lines) else ""
 
-    def _add(self, severity: Severity, location: Location, code: str, message: str, hint: str) -> None:
-        self.diagnostics.append(Diagnostic(severity, location, code, message, hint, self._source_line(location)))
+    def _add(self, severity: Severity, location: Location, code: str, message: str, hint: str, source: str | None) -> None:
+        source_line = self._source_line(location) if source is None else source
+        diagnostic = Diagnostic(severity, location, code, message, hint, source_line)
+        if diagnostic not in self._told:  # a file checked twice in a run (a UI catalog) is told once
+            self._told.add(diagnostic)
+            self.diagnostics.append(diagnostic)
 
-    def error(self, location: Location, code: str, message: str, hint: str = "") -> None:
-        self._add(Severity.ERROR, location, code, message, hint)
+    def error(self, location: Location, code: str, message: str, hint: str = "", source: str | None = None) -> None:
+        """An error; source is the line to show (default: read from the file under source_root)."""
+        self._add(Severity.ERROR, location, code, message, hint, source)
 
-    def warning(self, location: Location, code: str, message: str, hint: str = "") -> None:
+    def warning(self, location: Location, code: str, message: str, hint: str = "", source: str | None = None) -> None:
         severity = Severity.ERROR if self.strict else Severity.WARNING
-        self._add(severity, location, code, message, hint)
+        self._add(severity, location, code, message, hint, source)
 
     @property
     def errors(self) -> list[Diagnostic]:

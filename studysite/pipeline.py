@@ -19,7 +19,7 @@ from studysite.content.validate import content_of
 from studysite.diagnostics import Location, Report
 from studysite.i18n import content_po
 from studysite.i18n.status import TranslationStatus, record_blocks
-from studysite.i18n.ui_catalogs import load_layered_translations
+from studysite.i18n.ui_catalogs import check_catalogs, load_layered_translations
 from studysite.incremental import kept_model
 from studysite.incremental.cache import BuildCache, code_stamp, memo_of, open_cache, remember_build, status_memos, template_code_folders, unchanged_build
 from studysite.incremental.cache import note_memo as note_memo_of
@@ -192,6 +192,8 @@ def read_model(options: Options, report: Report, cache: BuildCache | None = None
     jobs = options.processes
     listed = inputs.listed.get(options.content_dir) if inputs is not None else None
     site, readings = read_content_files(options.content_dir, report, base_url, cache, listed, jobs)
+    if site is not None:  # the UI catalogs' mistakes told with the content's
+        check_catalogs(locale_folders(options), site.languages, report)
     po_catalogs = content_po.read_content_catalogs(options.site_root / "locales", report)
     supplied = frozenset(content_po.supplied(po_catalogs))
     content = content_of(site, readings, report, supplied)
@@ -396,5 +398,9 @@ def make_renderer(options: Options, content: Content, report: Report, assets: di
 
 def load_site_translations(options: Options, language: str, report: Report):
     """The site's own catalog of the language over Studysite's shipped one, message by message."""
-    folders = options.layered("locales") or [options.site_root / "locales"]
-    return load_layered_translations(folders, language, report)
+    return load_layered_translations(locale_folders(options), language, report)
+
+
+def locale_folders(options: Options) -> list[Path]:
+    """The locales/ folders of the UI catalogs: the site's own, then Studysite's."""
+    return options.layered("locales") or [options.site_root / "locales"]

@@ -1,6 +1,7 @@
 """Studysite's shipped UI catalogs: complete, with their placeholders and CLDR plural forms,
 and a site's own catalog overriding them message by message."""
 
+import io
 import shutil
 
 import pytest
@@ -9,8 +10,9 @@ from babel.messages.pofile import read_po
 from conftest import ROOT, run_cli
 
 from studysite.diagnostics import Report
+from studysite.i18n import po_check
 from studysite.i18n.catalogs import extract_from
-from studysite.i18n.ui_catalogs import catalog_path, is_translated, load_layered_translations
+from studysite.i18n.ui_catalogs import catalog_path, is_translated, load_layered_translations, read_checked_catalog
 from studysite.languages import parse_locale
 
 SHIPPED = sorted(ROOT.glob("locales/*/LC_MESSAGES/messages.po"))
@@ -76,3 +78,152 @@ def test_init_starts_from_the_shipped_catalog(make_content):
     with catalog_path(content.parent / "locales", "fr").open("rb") as file:
         catalog = read_po(file)
     assert catalog["Glossary"].string == "Glossaire" and not catalog["Glossary"].fuzzy
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=language_of)
+def test_shipped_catalog_passes_the_build_checks(path):
+    """Every shipped catalog passes what a build checks of a catalog (po_check.py)."""
+    report = Report()
+    assert read_checked_catalog(path, language_of(path), report) is not None
+    assert [d.format() for d in report.diagnostics] == []
+
+
+# A site's own French catalog with one fault per entry; (line, column, code) of each
+SITE_PO = """\
+msgid ""
+msgstr ""
+"Content-Type: text/plain; charset=UTF-8\\n"
+
+msgid "%(language)s name: %(name)s"
+msgstr "{language} : {name}"
+
+msgid "%(num)s term"
+msgid_plural "%(num)s terms"
+msgstr[0] "%(num)s terme"
+msgstr[1] "%(nope)s termes"
+msgstr[2] "%(num)s termes"
+
+msgid "Glossary"
+msgstr "Glossaire à 100 %"
+
+msgid "Home"
+msgstr "100% auf %s"
+
+msgid "Search"
+msgstr "Chercher"
+"""
+SITE_PO_FAULTS = [(6, 9, "i18n.placeholders"), (11, 12, "i18n.placeholders"), (15, 25, "i18n.placeholders"), (18, 12, "i18n.placeholders")]
+
+
+def write_site_catalog(root, text):
+    path = catalog_path(root / "locales", "fr")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_translation_whose_placeholders_differ_is_a_located_error_and_left_out(tmp_path):
+    write_site_catalog(tmp_path, SITE_PO)
+    report = Report()
+    translations = load_layered_translations([tmp_path / "locales", ROOT / "locales"], "fr", report)
+    assert [(d.location.line, d.location.column, d.code) for d in report.sorted()] == SITE_PO_FAULTS
+    assert all(d.severity == "error" and d.hint for d in report.diagnostics)
+    assert "uses {language}, {name}, which the message has not; leaves out %(language)s, %(name)s" in report.sorted()[0].message
+    # each is left out: the shipped translation shows instead, and no page can fail on it
+    assert translations.gettext("%(language)s name: %(name)s") == "Nom %(language)s : %(name)s"
+    assert translations.ngettext("%(num)s term", "%(num)s terms", 2) == "%(num)s termes"
+    assert translations.gettext("Glossary") == "Glossaire" and translations.gettext("Search") == "Chercher"
+
+
+@pytest.mark.parametrize(
+    ("header", "faults"),
+    [
+        ("nplurals=2; plural=(n > 1 +);", [(4, 1, "i18n.plural-forms")]),  # does not parse
+        ("bogus", [(4, 1, "i18n.plural-forms")]),
+        ("nplurals=x; plural=(n > 1);", [(4, 1, "i18n.plural-forms")]),  # Babel's own reader fails on it
+        ("nplurals=2; plural=(n > 1 ? 2 : 0);", [(4, 1, "i18n.plural-forms")]),  # a form beyond nplurals
+        ("nplurals=2; plural=(n > 1);", [(9, 1, "i18n.plural-forms")]),  # the entry has 3 forms
+        ('nplurals=3; plural=(n == 1 ? 0 : "\n"n == 2 ? 1 : 2);', []),  # on two lines, as Babel writes a long one
+    ],
+)
+def test_a_bad_plural_forms_header_is_a_located_error(tmp_path, header, faults):
+    text = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Plural-Forms: ' + header + '\\n"\n\n'
+    text += 'msgid "Glossary"\nmsgstr "Glossaire"\n\nmsgid "%(num)s term"\nmsgid_plural "%(num)s terms"\n'
+    text += 'msgstr[0] "un terme"\nmsgstr[1] "deux termes"\nmsgstr[2] "%(num)s termes"\n'
+    write_site_catalog(tmp_path, text)
+    report = Report()
+    translations = load_layered_translations([tmp_path / "locales", ROOT / "locales"], "fr", report)
+    assert [(d.location.line, d.location.column, d.code) for d in report.sorted()] == faults
+    assert translations.ngettext("%(num)s term", "%(num)s terms", 5) % {"num": 5}  # never a traceback
+
+
+def test_plural_forms_for_a_single_count_may_leave_the_count_out():
+    """As msgfmt allows: a form used for one count alone (one, the dual) need not say it."""
+    write = (
+        'msgid ""\nmsgstr ""\n"Plural-Forms: nplurals=3; plural=(n == 1 ? 0 : n == 2 ? 1 : 2);\\n"\n\n'
+        'msgid "%(num)s term"\nmsgid_plural "%(num)s terms"\nmsgstr[0] "un"\nmsgstr[1] "deux"\nmsgstr[2] "trois"\n'
+    )
+    lines = po_check.lines_of(write.encode())
+    layout = po_check.read_layout(lines)
+    _, rule = po_check.plural_problems(layout, "")
+    catalog = read_po(io.BytesIO(write.encode()))
+    problems = [problem for _, problem in po_check.placeholder_problems(catalog, layout, rule, lines)]
+    assert [(p.line, p.message) for p in problems] == [(9, "the translation of '%(num)s term' leaves out %(num)s")]
+
+
+def test_a_faulty_site_catalog_fails_check_and_build_located_with_the_content_errors(make_content, tmp_path):
+    content = make_content(**{"topics/broken.yaml": "nl: {title: T}\nfr: {title: T}\norder: first\n"})
+    write_site_catalog(content.parent, SITE_PO)
+    for command in (["check"], ["build", "--out", tmp_path / "site", "--no-search"]):
+        result = run_cli(*command, "--content", content)
+        assert result.status == 1 and "Traceback" not in result.err
+        for line, column, code in SITE_PO_FAULTS:
+            assert f"locales/fr/LC_MESSAGES/messages.po:{line}:{column}: error: " in result.err and f"[{code}]" in result.err
+        assert "topics/broken.yaml:3:8: error:" in result.err  # in the same run as the content's
+        assert result.err.rstrip().endswith("Build failed: 5 errors, 0 warnings.")
+    assert not (tmp_path / "site").exists()
+    (content / "topics/broken.yaml").unlink()
+    fixed = SITE_PO.replace("{language} : {name}", "%(name)s (%(language)s)").replace("%(nope)s", "%(num)s").replace("100 %", "100 %%")
+    write_site_catalog(content.parent, fixed.replace('"100% auf %s"', '"Accueil"'))
+    assert run_cli("build", "--content", content, "--out", tmp_path / "site", "--no-search").status == 0
+    assert '<span lang="ja">GPU</span> (japonais)' in (tmp_path / "site/fr/glossary/gpu/index.html").read_text(encoding="utf-8")
+
+
+def test_update_refuses_a_catalog_it_would_misread_and_writes_nothing(make_content):
+    """Babel reads an unterminated string cut short; `i18n update` would write it back so.
+    Every such mistake, in any catalog, is located and no file is written."""
+    content = make_content()
+    shutil.copytree(ROOT / "templates", content.parent / "templates")
+    assert run_cli("i18n", "init", "fr", "--content", content).status == 0
+    ui = catalog_path(content.parent / "locales", "fr")
+    text = ui.read_text(encoding="utf-8")
+    ui.write_text(text.replace('msgstr "Glossaire"', 'msgstr "Glossaire'), encoding="utf-8")
+    before = {path: path.read_bytes() for path in (content.parent / "locales").rglob("*") if path.is_file()}
+    result = run_cli("i18n", "update", "--content", content)
+    line = text.splitlines().index('msgstr "Glossaire"') + 1
+    assert result.status == 1 and "Traceback" not in result.err
+    assert f"locales/fr/LC_MESSAGES/messages.po:{line}:8: error: unterminated string" in result.err
+    assert {path: path.read_bytes() for path in (content.parent / "locales").rglob("*") if path.is_file()} == before
+
+
+def test_plural_forms_of_an_entry_without_plural_are_a_located_error(tmp_path):
+    """Babel would take msgstr[0] and pass over msgstr[1] of an entry without msgid_plural."""
+    write_site_catalog(tmp_path, 'msgid ""\nmsgstr ""\n\nmsgid "Glossary"\nmsgstr[0] "Glossaire"\nmsgstr[1] "Glossaires"\n')
+    report = Report()
+    load_layered_translations([tmp_path / "locales", ROOT / "locales"], "fr", report)
+    assert [(d.location.line, d.location.column, d.code) for d in report.diagnostics] == [(4, 1, "i18n.plural-forms")]
+
+
+def test_control_characters_in_a_translation_and_a_file_that_is_no_po_file(tmp_path):
+    """A control character in a translation is an error, as in YAML text, shown as a visible
+    symbol; a file that is no PO file at all gives twenty errors, the last saying how many more."""
+    write_site_catalog(tmp_path, 'msgid ""\nmsgstr ""\n\nmsgid "Glossary"\nmsgstr "Glossaire \x1b[2J\x07"\n')
+    report = Report()
+    translations = load_layered_translations([tmp_path / "locales", ROOT / "locales"], "fr", report)
+    assert [(d.location.line, d.location.column, d.code) for d in report.diagnostics] == [(5, 19, "i18n.control-character")]
+    assert "U+001B" in report.diagnostics[0].message and "\u241b[2J\u2407" in report.diagnostics[0].format()
+    assert translations.gettext("Glossary") == "Glossaire"  # the shipped one
+    write_site_catalog(tmp_path, "".join(f"line {number}\n" for number in range(100)))
+    report = Report()
+    load_layered_translations([tmp_path / "locales", ROOT / "locales"], "fr", report)
+    assert len(report.diagnostics) == 20 and "80 more syntax errors after this line are not shown" in report.diagnostics[-1].message

@@ -126,7 +126,7 @@ def test_po_syntax_error_is_located_and_other_languages_warn(make_content, tmp_p
     po.write_text("\n".join(lines) + "\n", encoding="utf-8")
     result = run_cli("check", "--content", content)
     assert result.status == 1
-    assert "locales/de/LC_MESSAGES/content.po:21:1: error: cannot read the PO file" in result.err and "[content-po.syntax]" in result.err
+    assert "locales/de/LC_MESSAGES/content.po:21:1: error: unknown keyword 'this'" in result.err and "[content-po.syntax]" in result.err
     po.unlink()
     other = content.parent / "locales/it/LC_MESSAGES/content.po"
     other.parent.mkdir(parents=True)
@@ -135,3 +135,29 @@ def test_po_syntax_error_is_located_and_other_languages_warn(make_content, tmp_p
     assert result.status == 0
     assert "locales/it/LC_MESSAGES/content.po: warning: content translations for 'it' are not used: it is not a site language" in result.err
     assert "hint: add 'it' to 'languages:' in content/site.yaml" in result.err
+
+
+def test_every_syntax_error_and_control_character_of_content_po_is_located(make_content):
+    """Babel reads an unterminated string or text after a string's end without a word;
+    each is an error at its line, all in one run; so is a control character in a translation."""
+    content = make_content(**{"site.yaml": SITE})
+    assert run_cli("i18n", "init", "de", "--content", content).status == 0
+    po = content.parent / "locales/de/LC_MESSAGES/content.po"
+    text = po.read_text(encoding="utf-8")
+    broken = text.replace('msgid "Onderwerp"\nmsgstr ""', 'msgid "Onderwerp"\nmsgstr "Thema').replace(
+        'msgid "Wat doet een GPU?"\nmsgstr ""', 'msgid "Wat doet een GPU?"\nmsgstr "Was" tut'
+    )
+    assert broken.count("\n") == text.count("\n") and broken != text
+    po.write_text(broken, encoding="utf-8")
+    result = run_cli("check", "--content", content)
+    lines = broken.splitlines()
+    first, second = (lines.index('msgstr "Thema') + 1, lines.index('msgstr "Was" tut') + 1)
+    assert result.status == 1 and "Traceback" not in result.err
+    assert (
+        f"content.po:{first}:8: error: unterminated string" in result.err
+        and f"content.po:{second}:14: error: text after the string's closing quote" in result.err
+    )
+    po.write_text(text.replace('msgid "Onderwerp"\nmsgstr ""', 'msgid "Onderwerp"\nmsgstr "Thema \x1b[2J"'), encoding="utf-8")
+    result = run_cli("check", "--content", content)
+    assert result.status == 1 and f"content.po:{first}:15: error: the translation of topics/basics:title contains the control character U+001B" in result.err
+    assert "\x1b" not in result.err and 'msgstr "Thema \u241b[2J"' in result.err

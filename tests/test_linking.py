@@ -1,6 +1,10 @@
 """Linking: term names in text become links, by the matching rules of SPEC section 5."""
 
-from studysite.text.linking import TermMatcher
+import re
+
+import pytest
+
+from studysite.text.linking import TermMatcher, _trie_pattern
 
 
 def href(term_id):
@@ -123,3 +127,25 @@ def test_names_found_after_the_other_scripts_names_run_out():
     words_first = "GPU その後 メモリ と データ"
     assert [term for _, _, term in matcher.first_mentions(words_first)] == ["gpu", "memory", "data"]
     assert matcher.link("xGPU GPU", href) == 'xGPU <a class="term" href="../../glossary/gpu/">GPU</a>'
+
+
+def test_names_of_any_length_are_found():
+    """The prefix tree is made into a pattern without recursion: a name of 500 or 5,000
+    characters (a node per character) is found like any other."""
+    for length in (500, 5000):
+        name, alias = "x" * length, " ".join(["mot"] * (length // 4))
+        matcher = TermMatcher.build({"long": (name, alias), "short": ("xx",)})
+        assert matcher.find(f"<p>a {name} b</p>") == {"long"} and matcher.find(f"<p>{alias.replace(' ', chr(10))}</p>") == {"long"}
+        assert matcher.find("<p>xx</p>") == {"short"} and matcher.find(f"<p>{name}x</p>") == set()
+
+
+def test_names_nested_too_deep_for_a_prefix_tree_are_found_alike():
+    """Names each a prefix of the next, 600 deep, are too deep for re's parser as a
+    prefix tree; as one alternation they are found the same way: the longest, whole words."""
+    names = tuple(" ".join(["w"] * depth) for depth in range(1, 601)) + tuple("が" * depth for depth in range(1, 601))
+    with pytest.raises(RecursionError):  # the prefix tree, as re would have it
+        re.compile(_trie_pattern(list(names)))
+    matcher = TermMatcher.build({"deep": names, "other": ("w w x",)})
+    text = "<p>w w x, w w w w, がが</p>"
+    assert [(text[start:end], term) for start, end, term in matcher.first_mentions(text)] == [("w w x", "other"), ("w w w w", "deep")]
+    assert [text[m.start() : m.end()] for m in matcher._matches(text)] == ["w w x", "w w w w", "がが"]

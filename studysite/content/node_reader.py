@@ -20,7 +20,7 @@ PLAIN_TAGS = {STR_TAG, NULL_TAG, *NUMBER_TAGS, "tag:yaml.org,2002:bool", "tag:ya
 # C0 and C1 control characters but tab, line feed and carriage return. YAML keeps them out of a
 # file, but a double-quoted string makes them from escapes ("\0", "\x01"); in a page they are
 # invisible at best and cut or garble the text at worst.
-_CONTROL_CHARACTER = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+CONTROL_CHARACTER = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 _KIND_NAMES = {
     yaml.ScalarNode: "a single value",
@@ -89,7 +89,7 @@ class NodeReader:
         if not value:
             self.error(node, "value.empty", f"{_named(key)} is empty")
             return None
-        control = _CONTROL_CHARACTER.search(value)
+        control = CONTROL_CHARACTER.search(value)
         if control:
             self.error(
                 node,

@@ -7,6 +7,7 @@ All problems of a run are collected in the report; the caller stops once, after 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
@@ -312,6 +313,7 @@ class _RecordValidator:
                 noun = SCHEMAS[reference.kind].noun
                 hint = did_you_mean(reference.target, known) or f"{noun}s are the files in {reference.kind}/"
                 self.report.error(reference.location, f"ref.unknown-{noun}", f"unknown {noun} '{reference.target}'", hint)
+        _check_term_names(by_kind["glossary"].values(), self.report)
         unbuildable = {id(item) for item in parsed if not self.check(item)}
         return {folder: {i: r for i, p in items.items() if id(p) not in unbuildable for r in [_build(p)] if r is not None} for folder, items in by_kind.items()}
 
@@ -367,6 +369,28 @@ class _RecordValidator:
                         "value.count",
                         f"aspect '{label}' has {plural(len(values), 'value')} for {plural(columns, 'term')}",
                         "give one value per term, in the order of 'terms'",
+                    )
+
+
+def _check_term_names(terms, report: Report) -> None:
+    """A warning for each name or alias that another term has in the same language (case
+    and Unicode normalisation aside): a text naming it is linked to one of them only."""
+    seen: dict[tuple[str, str], tuple[ParsedRecord, str, Location]] = {}
+    for item in terms:
+        for language, block in item.blocks.items():
+            names = [("name", block.values.get("term"), block.where.get("term"))]
+            names += [("alias", alias, block.where.get("aliases")) for alias in block.values.get("aliases", ())]
+            for what, name, where in names:
+                if not isinstance(name, str) or where is None:
+                    continue
+                key = (language, unicodedata.normalize("NFC", " ".join(name.split())).casefold())
+                first = seen.setdefault(key, (item, what, where))
+                if first[0] is not item:
+                    report.warning(
+                        where,
+                        "term.duplicate-name",
+                        f"the '{language}' {what} '{name}' of term '{item.id}' is also the {first[1]} of term '{first[0].id}' ({first[2]})",
+                        f"rename one of them in {where.path} or {first[2].path}, or merge the two terms: a text naming '{name}' is linked to one of them only",
                     )
 
 

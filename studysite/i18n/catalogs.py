@@ -8,13 +8,14 @@ from pathlib import Path
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
-from babel.messages.pofile import read_po, write_po
+from babel.messages.pofile import write_po
 
 from studysite.content.load import load_documents
 from studysite.content.model import Content
 from studysite.content.validate import validate_content
 from studysite.diagnostics import Report
-from studysite.i18n import content_po
+from studysite.fileio import shown_path
+from studysite.i18n import content_po, po_check
 from studysite.i18n.ui_catalogs import DOMAIN, SHIPPED_LOCALES, catalog_path
 from studysite.languages import is_valid_language, parse_locale
 
@@ -56,9 +57,25 @@ def _write(catalog: Catalog, path: Path, content: bool = False) -> None:
         write_po(file, catalog, width=100, sort_output=not content, ignore_obsolete=not content, include_lineno=not content, include_previous=content)
 
 
-def _read(path: Path, language: str | None = None) -> Catalog:
-    with path.open("rb") as file:
-        return read_po(file, locale=parse_locale(language) if language else None)
+def _read(path: Path, language: str, report: Report) -> Catalog | None:
+    """A catalog to bring up to date; None (with located errors) when its syntax or its
+    Plural-Forms is wrong: Babel would read it wrongly, and writing it back lose text."""
+    code = "content-po.syntax" if path.name == f"{content_po.DOMAIN}.po" else "i18n.catalog-syntax"
+    checked = po_check.read_po_file(path, parse_locale(language), shown_path(path), report, code)
+    return checked.catalog if checked is not None else None
+
+
+def _read_all(paths: list[Path], report: Report) -> list[tuple[Path, str, Catalog]]:
+    """(path, language, catalog) of each of these catalogs; every mistake in any of them
+    stops the command before a file is written."""
+    read = [(path, language_of(path), _read(path, language_of(path), report)) for path in paths if is_valid_language(language_of(path))]
+    report.raise_if_errors()
+    return [(path, language, catalog) for path, language, catalog in read if catalog is not None]
+
+
+def language_of(path: Path) -> str:
+    """The language of a catalog at locales/<lang>/LC_MESSAGES/<domain>.po."""
+    return path.parent.parent.name.replace("_", "-")
 
 
 def run(action: str, site_root: Path, language: str | None, content: Content | None = None) -> str:
@@ -106,7 +123,7 @@ def init(locales: Path, template: Catalog, language: str, content_template: Cata
     done = []
     if not path.exists():
         shipped = catalog_path(SHIPPED_LOCALES, language)
-        catalog = _read(shipped, language) if shipped.is_file() else _new_catalog(language, DOMAIN)
+        catalog = _read_all([shipped], Report())[0][2] if shipped.is_file() else _new_catalog(language, DOMAIN)
         catalog.update(template)
         _write(catalog, path)
         origin = "from Studysite's shipped translations" if shipped.is_file() else f"translate its {len(catalog)} messages"
@@ -121,23 +138,21 @@ def init(locales: Path, template: Catalog, language: str, content_template: Cata
 
 def update(locales: Path, template: Catalog, content_template: Catalog | None = None, language: str | None = None) -> str:
     """Bring every catalog (or one language's) up to date with the templates and the content."""
+    report = Report()
+    wanted = [path for path in sorted(locales.glob(f"*/LC_MESSAGES/{DOMAIN}.po")) if not language or language_of(path) == language]
+    content_catalogs = sorted(locales.glob(f"*/LC_MESSAGES/{content_po.DOMAIN}.po"))
+    with_content = content_template is not None and (content_catalogs or (locales / content_po.TEMPLATE_FILE).exists())
+    wanted_content = [path for path in content_catalogs if with_content and (not language or language_of(path) == language)]
+    ui, contents = _read_all(wanted, report), _read_all(wanted_content, report)
     updated = []
-    for path in sorted(locales.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
-        code = path.parent.parent.name.replace("_", "-")
-        if language and code != language:
-            continue
-        catalog = _read(path, code)
+    for path, code, catalog in ui:
         catalog.update(template)
         _write(catalog, path)
         updated.append(f"{code} ({DOMAIN})")
     _write(template, locales / TEMPLATE_FILE)
-    content_catalogs = sorted(locales.glob(f"*/LC_MESSAGES/{content_po.DOMAIN}.po"))
-    if content_template is not None and (content_catalogs or (locales / content_po.TEMPLATE_FILE).exists()):
-        for path in content_catalogs:
-            code = path.parent.parent.name.replace("_", "-")
-            if language and code != language:
-                continue
-            _write(content_po.update_catalog(_read(path, code), content_template), path, content=True)
+    if with_content:
+        for path, code, catalog in contents:
+            _write(content_po.update_catalog(catalog, content_template), path, content=True)
             updated.append(f"{code} ({content_po.DOMAIN})")
         _write(content_template, locales / content_po.TEMPLATE_FILE, content=True)
     return f"Updated {len(updated)} catalogs ({', '.join(updated) or 'none'}) from {len(template)} messages."

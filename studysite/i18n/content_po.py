@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
-from babel.messages.pofile import PoFileError, read_po
 
 from studysite.content.model import FIELD_OF_KIND, KINDS, Aspect, ComparisonText, Content, QuestionText, Record, TermText, TopicText
 from studysite.diagnostics import Location, Report
 from studysite.fileio import shown_path
+from studysite.i18n import po_check
 from studysite.languages import is_valid_language, parse_locale
 
 DOMAIN = "content"
@@ -135,22 +135,14 @@ def make_template(content: Content, creation_date) -> Catalog:
 
 
 def read_content_catalog(path: Path, language: str, report: Report) -> ContentCatalog | None:
-    """A content.po; a syntax error is a located error and gives None."""
-    try:
-        with path.open("rb") as file:
-            catalog = read_po(file, locale=parse_locale(language), abort_invalid=True)
-    except PoFileError as error:
-        line = (getattr(error, "lineno", 0) or 0) + 1
-        report.error(
-            Location(shown_path(path), line, 1),
-            "content-po.syntax",
-            f"cannot read the PO file: {error}",
-            "open it in a PO editor such as Poedit, which shows the mistake",
-        )
+    """A content.po; a syntax error (po_check.py) is a located error and gives None."""
+    checked = po_check.read_po_file(path, parse_locale(language), shown_path(path), report, "content-po.syntax")
+    if checked is None:
         return None
-    except (UnicodeDecodeError, ValueError) as error:
-        report.error(Location(shown_path(path), 1, 1), "content-po.syntax", f"cannot read the PO file: {error}", "save it as UTF-8")
-        return None
+    catalog, shown = checked.catalog, shown_path(path)
+    for message, problem in list(po_check.control_problems(catalog, checked.layout, checked.lines)):
+        po_check.report_problems(report, shown, checked.lines, [problem], "content-po.control-character")
+        catalog.delete(message.id, message.context)
     entries = {}
     for message in catalog:
         if message.id and message.context and isinstance(message.id, str) and isinstance(message.string, str):

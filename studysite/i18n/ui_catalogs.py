@@ -11,12 +11,12 @@ from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
 from babel.messages.mofile import write_mo
-from babel.messages.pofile import PoFileError, read_po
 from babel.support import NullTranslations, Translations
 
 from studysite.diagnostics import Location, Report
 from studysite.fileio import shown_path
-from studysite.languages import parse_locale
+from studysite.i18n import po_check
+from studysite.languages import is_valid_language, parse_locale
 
 DOMAIN = "messages"
 SOURCE_LANGUAGE = "en"
@@ -27,9 +27,28 @@ def catalog_path(locales_dir: Path, language: str) -> Path:
     return locales_dir / language.replace("-", "_") / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-def read_catalog(path: Path, language: str):
-    with path.open("rb") as file:
-        return read_po(file, locale=parse_locale(language), abort_invalid=True)
+def read_catalog(path: Path, language: str) -> Catalog:
+    """A UI catalog as the build uses it (its mistakes, which the build reports, left out)."""
+    return read_checked_catalog(path, language, Report()) or Catalog(locale=parse_locale(language), domain=DOMAIN)
+
+
+def read_checked_catalog(path: Path, language: str, report: Report) -> Catalog | None:
+    """A UI catalog, every mistake in it a located error (po_check.py): None when its syntax
+    or its Plural-Forms is wrong; a translation whose placeholders are wrong is left out,
+    so that the page shows the next catalog's translation or the English message instead.
+    A build reads each twice (with the content, then to render): the report keeps each
+    diagnostic once."""
+    shown = shown_path(path)
+    checked = po_check.read_po_file(path, parse_locale(language), shown, report, "i18n.catalog-syntax")
+    if checked is None:
+        return None
+    catalog, layout, lines = checked.catalog, checked.layout, checked.lines
+    placeholders, controls = po_check.placeholder_problems(catalog, layout, checked.rule, lines), po_check.control_problems(catalog, layout, lines)
+    for code, found in (("i18n.placeholders", placeholders), ("i18n.control-character", controls)):
+        for message, problem in list(found):  # each generator reads the catalog once the one before is done
+            po_check.report_problems(report, shown, lines, [problem], code)
+            catalog.delete(message.id, message.context)
+    return catalog
 
 
 def load_translations(locales_dir: Path, language: str, report: Report) -> NullTranslations:
@@ -51,17 +70,22 @@ def load_layered_translations(folders: list[Path], language: str, report: Report
                 f"run 'python build.py i18n init {language}' and translate the new .po file",
             )
         return NullTranslations()
-    catalogs = []
-    for path in paths:
-        try:
-            catalogs.append(read_catalog(path, language))
-        except (PoFileError, UnicodeDecodeError, ValueError) as error:
-            report.error(Location(shown_path(path)), "i18n.catalog-invalid", f"cannot read the catalog: {error}")
-            return NullTranslations()
+    catalogs = [catalog for catalog in (read_checked_catalog(path, language, report) for path in paths) if catalog is not None]
+    if not catalogs:
+        return NullTranslations()
     buffer = io.BytesIO()
     write_mo(buffer, merge_catalogs(catalogs))  # fuzzy entries are left out, as gettext does
     buffer.seek(0)
     return Translations(buffer, domain=DOMAIN)
+
+
+def check_catalogs(folders: list[Path], languages: tuple[str, ...], report: Report) -> None:
+    """The mistakes of every UI catalog a build of these languages reads, reported with the
+    content's (the build reads them again, and the report keeps each diagnostic once)."""
+    for language in filter(is_valid_language, languages):
+        for folder in folders:
+            if catalog_path(folder, language).is_file():
+                read_checked_catalog(catalog_path(folder, language), language, report)
 
 
 def is_translated(message: Message) -> bool:

@@ -32,18 +32,46 @@ def _trie_pattern(names: list[str]) -> str:
     return _emit(trie)
 
 
+def _compiled(names: list[str], frame: str) -> re.Pattern:
+    """The pattern of the names, in frame. Names that nest hundreds deep (each a prefix of the
+    next: "a", "a b", "a b c"...) make a prefix tree too deep for re's parser: they are one
+    alternation, longest first, which finds the same."""
+    try:
+        return re.compile(frame.format(_trie_pattern(names)))
+    except RecursionError:
+        tokens = sorted(("".join(_name_tokens(name)) for name in names), key=len, reverse=True)
+        flat = "|".join("".join(r"\s+" if char == " " else re.escape(char) for char in text) for text in tokens)
+        return re.compile(frame.format(f"(?:{flat})"))
+
+
 def _name_tokens(name: str):
     """The characters of a name as HTML text, lower-cased; a run of white space is one token."""
     text = html.escape(" ".join(name.split()), quote=False).lower()
     return (" " if char == " " else char for char in text)
 
 
-def _emit(node: dict) -> str:
-    branches = [(r"\s+" if token == " " else re.escape(token)) + _emit(child) for token, child in sorted(node.items()) if token]
+def _emit(root: dict) -> str:
+    """The pattern of a prefix tree, each node's made after its children's: iteratively, so
+    that a name of any length (a node per character) is one pattern."""
+    made: dict[int, str] = {}
+    stack = [(root, False)]
+    while stack:
+        node, children_made = stack.pop()
+        if not children_made:
+            stack.append((node, True))
+            stack.extend((child, False) for token, child in node.items() if token)
+            continue
+        branches = [(r"\s+" if token == " " else re.escape(token)) + made.pop(id(child)) for token, child in sorted(node.items()) if token]
+        made[id(node)] = _alternation(branches, "" in node)
+    return made[id(root)]
+
+
+def _alternation(branches: list[str], ends_here: bool) -> str:
+    """A node's pattern: its branches, optional when a name ends at the node (greedy: a longer name first)."""
     if not branches:
         return ""
     body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-    if "" in node:  # a name ends here; a longer one may go on (greedy: longest first)
+    if ends_here:
         return f"(?:{body})?" if len(branches) == 1 else body + "?"
     return body
 
@@ -71,10 +99,10 @@ class TermMatcher:
         cjk = [n for n in every_name if _CJK.search(n)]
         patterns = []
         if words:  # alphabetic scripts: whole words only
-            patterns.append(rf"(?<!\w){_trie_pattern(words)}(?!\w)")
+            patterns.append(_compiled(words, r"(?<!\w){}(?!\w)"))
         if cjk:  # Chinese and Japanese: anywhere, as words are not separated
-            patterns.append(_trie_pattern(cjk))
-        return cls(tuple(re.compile(pattern) for pattern in patterns), names)
+            patterns.append(_compiled(cjk, "{}"))
+        return cls(tuple(patterns), names)
 
     def term_at(self, match: re.Match) -> str:
         return self.names[_key(match.group(0))]
