@@ -3,6 +3,7 @@ build() renders the pages and writes them. A failed first phase writes nothing."
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import time
@@ -244,32 +245,37 @@ def _build(options: Options, cache: BuildCache | None, guard: CommitGuard | None
     if unchanged is not None:
         return BuildResult(unchanged["pages"], 0, unchanged["languages"], time.perf_counter() - started, unchanged["report"])
     previous = check_output_folder(options.out_dir, options.source_folders)
-    report, assets, jobs = Report(strict=options.strict), collect_assets(options.layered("static")), options.processes
-    with EarlyStart(options, previous, report, assets, inputs.signatures, cache.stamp) as early:
+    report, assets = Report(strict=options.strict), collect_assets(options.layered("static"))
+    with contextlib.ExitStack() as aside:  # work begun in processes aside, stopped when the build fails
+        early = aside.enter_context(EarlyStart(options, previous, report, assets, inputs.signatures, cache.stamp))
         read = read_site(options, report, cache, inputs, early.begin)
-        renderer, decks = early.renderer, early.decks
         report.raise_if_errors()
         read.statuses.all()  # for the status pages: worked out once, before render workers fork (and kept in the cache)
-        # the cache is saved aside while the pages are planned, the model while they are
-        # rendered (the record of this build, once its output is in place: remember_build)
-        with Aside([cache.save], jobs, background=True) as saving:
-            loaded = plan_pages(read, report)
-            collector.model_made()
-            with Aside(templates_compiled_ahead(renderer, loaded.pages, previous), jobs) as compiling:
-                page_keys = record_page_keys(read.model, inputs_key(renderer.made_from, (renderer.site, loaded.content.site)), loaded.pages)
-                compiling.results()
-            keep = functools.partial(
-                kept_model.keep, options.content_dir, model_settings(options, cache), inputs, read.model, loaded.pages, page_keys, loaded.planned_anew
-            )
-            with SiteWriter(options.out_dir, previous, in_place=True) as writer:
-                write_site(writer, options, loaded, renderer, page_keys, assets, started, decks, keep)
-                built = BuiltSite(options, loaded, renderer, page_keys, dict(writer.written), dict(writer.inputs))
-                with guard(built) if guard is not None else nullcontext():
-                    writer.commit()
-                    remember_build(cache, options.out_dir, inputs.digest, len(loaded.pages), len(loaded.content.site.languages), report)
-            saving.results()
+        saving = aside.enter_context(Aside([cache.save], options.processes, background=True))  # while the pages are planned
+        loaded = plan_pages(read, report)
+        collector.model_made()
+        page_keys = work_out_page_keys(read.model, loaded, early.renderer, previous, options.processes)
+        keep = functools.partial(
+            kept_model.keep, options.content_dir, model_settings(options, cache), inputs, read.model, loaded.pages, page_keys, loaded.planned_anew
+        )
+        with SiteWriter(options.out_dir, previous, in_place=True) as writer:
+            write_site(writer, options, loaded, early.renderer, page_keys, assets, started, early.decks, keep)
+            built = BuiltSite(options, loaded, early.renderer, page_keys, dict(writer.written), dict(writer.inputs))
+            with guard(built) if guard is not None else nullcontext():
+                writer.commit()
+                remember_build(cache, options.out_dir, inputs.digest, len(loaded.pages), len(loaded.content.site.languages), report)
+        saving.results()
     changed = frozenset(path for path in {*writer.written, *previous.files} if writer.written.get(path) != previous.files.get(path))
     return BuildResult(len(loaded.pages), writer.changed, len(loaded.content.site.languages), time.perf_counter() - started, report, built, changed)
+
+
+def work_out_page_keys(model: Model, loaded: LoadedSite, renderer: Renderer, previous: Manifest, jobs: int) -> PageKeys:
+    """The page keys (record_page_keys), while the templates are compiled aside when every
+    page will be rendered (templates_compiled_ahead)."""
+    with Aside(templates_compiled_ahead(renderer, loaded.pages, previous), jobs) as compiling:
+        page_keys = record_page_keys(model, inputs_key(renderer.made_from, (renderer.site, loaded.content.site)), loaded.pages)
+        compiling.results()
+    return page_keys
 
 
 def record_page_keys(model: Model, inputs: str, pages: list[Page]) -> PageKeys:
