@@ -6,12 +6,13 @@
    how hard it felt). Short-term learning steps are off, so the schedule counts in days:
    a wrong answer comes back the next day, a first right one a few days later.
 
-   The ts-fsrs module is passed in (loadScheduler imports it from the page's
-   data-scheduler URL), so only the pages that schedule load it. */
+   The ts-fsrs module is passed in (main.js imports it, from the URL the page's study
+   strings give, only once there is something to schedule), so every answer, on any page,
+   is scheduled the same way. */
 
-export async function loadScheduler(url) {
-  return makeScheduler(await import(new URL(url, document.baseURI).href)); // the page's URL, not this module's
-}
+import { endOfDay } from "./storage.js";
+
+const DAY = 24 * 3600 * 1000;
 
 export function makeScheduler(lib) {
   const engine = lib.fsrs(lib.generatorParameters({ enable_short_term: false, enable_fuzz: false }));
@@ -29,12 +30,14 @@ export function makeScheduler(lib) {
     return card;
   }
 
-  /* {id: {due (ms), count}} for every question with attempts: what storage keeps as the schedule. */
+  /* {id: {due (ms), count}} for every question with attempts: what storage keeps as the
+     schedule. A card whose due date is no date (out of range) is left out, never null. */
   function plan(attemptsById) {
     const entries = {};
     for (const [id, attempts] of Object.entries(attemptsById)) {
       const card = cardAfter(attempts);
-      if (card) entries[id] = { due: card.due.getTime(), count: attempts.length };
+      const due = card ? card.due.getTime() : NaN;
+      if (Number.isFinite(due)) entries[id] = { due, count: attempts.length };
     }
     return entries;
   }
@@ -42,9 +45,16 @@ export function makeScheduler(lib) {
   return { rating, cardAfter, plan };
 }
 
-/* Ids due by the end of the reader's day, the longest overdue first. */
-export function dueIds(schedule, now = Date.now()) {
-  const end = new Date(now);
-  end.setHours(23, 59, 59, 999);
-  return Object.entries(schedule).filter(([, entry]) => entry.due <= end.getTime()).sort((a, b) => a[1].due - b[1].due).map(([id]) => id);
+/* How many of these ids fall due on each of the coming days: [{day (ms, its last moment),
+   count}], today first (with what is overdue). Days are counted from noon, so a day of 23
+   or 25 hours is neither skipped nor counted twice. */
+export function dueByDay(schedule, ids, days, now = Date.now()) {
+  const noon = new Date(now).setHours(12, 0, 0, 0);
+  const ends = Array.from({ length: days }, (_, i) => endOfDay(noon + i * DAY));
+  const counts = ends.map((end) => ({ day: end, count: 0 }));
+  for (const id of ids) {
+    const index = ends.findIndex((end) => schedule[id] && schedule[id].due <= end);
+    if (index >= 0) counts[index].count += 1;
+  }
+  return counts;
 }

@@ -2,29 +2,52 @@
 
    One record per site, under a key made of the site's base path, so two Studysite sites on
    one origin never mix. The record is versioned, validated entry by entry when read, and
-   migrated from older versions. When storage is disabled, full, unreadable or written by a
+   migrated from older versions (version 2 added the daily goal and the place each practice
+   page was left at). Every time is whole milliseconds between 1970 and the year 9999 (a
+   time that does not round-trip through Date is refused like any bad field). When storage is disabled, full, unreadable or written by a
    newer version of the site, the store keeps working in memory and says why in `problem`;
    it never overwrites what it could not read. */
 
 export const FORMAT = "studysite-progress";
-export const VERSION = 1;
+export const VERSION = 2;
 const ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const MAX_ATTEMPTS = 200; // per question: older ones are dropped first
+const MAX_TIME = Date.UTC(9999, 11, 31);
+export const DEFAULT_GOAL = 10; // answers a day
 
 /* Older versions -> the next one; each step takes a record of version n and returns n + 1. */
-export const MIGRATIONS = {};
+export const MIGRATIONS = {
+  1: (data) => ({ ...data, version: 2, places: {} }), // sanitise gives the goal its default
+};
 
 export function emptyRecord() {
-  return { format: FORMAT, version: VERSION, attempts: Object.create(null), settings: { shuffle: false }, schedule: Object.create(null) };
+  return { format: FORMAT, version: VERSION, attempts: Object.create(null), settings: { shuffle: false, goal: DEFAULT_GOAL }, schedule: Object.create(null), places: Object.create(null) };
 }
 
 function isObject(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
+export function validTime(time) {
+  return Number.isInteger(time) && time > 0 && time <= MAX_TIME && new Date(time).getTime() === time;
+}
+
 function validAttempt(a) {
   return isObject(a) && Number.isInteger(a.choice) && a.choice >= 0 && a.choice < 26 &&
-    typeof a.correct === "boolean" && Number.isFinite(a.time) && a.time > 0;
+    typeof a.correct === "boolean" && validTime(a.time);
+}
+
+export function validEntry(entry) {
+  return isObject(entry) && validTime(entry.due) && Number.isInteger(entry.count) && entry.count > 0;
+}
+
+/* Where a practice page was left: its order of questions, how many are done, the missed ones. */
+function validPlace(place) {
+  if (!isObject(place) || !Array.isArray(place.order) || !Array.isArray(place.missed) || !validTime(place.time)) return false;
+  const order = new Set(place.order);
+  return order.size === place.order.length && place.order.every((id) => typeof id === "string" && ID.test(id)) &&
+    Number.isInteger(place.position) && place.position >= 0 && place.position <= place.order.length &&
+    place.missed.every((id) => order.has(id));
 }
 
 /* A clean record from untrusted data of the current version; bad entries are left out. */
@@ -35,10 +58,16 @@ export function sanitise(data) {
     const list = Array.isArray(data.attempts[id]) ? data.attempts[id].filter(validAttempt) : [];
     if (list.length) record.attempts[id] = list.map(({ choice, correct, time }) => ({ choice, correct, time })).sort((a, b) => a.time - b.time).slice(-MAX_ATTEMPTS);
   }
-  if (isObject(data.settings) && typeof data.settings.shuffle === "boolean") record.settings.shuffle = data.settings.shuffle;
+  const settings = isObject(data.settings) ? data.settings : {};
+  if (typeof settings.shuffle === "boolean") record.settings.shuffle = settings.shuffle;
+  if (Number.isInteger(settings.goal) && settings.goal > 0 && settings.goal <= 500) record.settings.goal = settings.goal;
   for (const id of ids(data.schedule)) {
-    const entry = data.schedule[id];
-    if (isObject(entry) && Number.isFinite(entry.due) && Number.isInteger(entry.count)) record.schedule[id] = { due: entry.due, count: entry.count };
+    const { due, count } = data.schedule[id] || {};
+    if (validEntry({ due, count })) record.schedule[id] = { due, count };
+  }
+  for (const id of ids(data.places)) {
+    const { order, position, missed, time } = data.places[id];
+    if (validPlace({ order, position, missed, time })) record.places[id] = { order: [...order], position, missed: [...missed], time };
   }
   return record;
 }
@@ -153,7 +182,19 @@ export class Store {
 
   setSetting(name, value) { this.update((record) => { record.settings[name] = value; }); }
 
-  setSchedule(entries) { this.update((record) => { Object.assign(record.schedule, entries); }); }
+  /* Only valid entries are kept: a due date is never null. */
+  setSchedule(entries) {
+    const valid = Object.entries(entries).filter(([id, entry]) => ID.test(id) && validEntry(entry));
+    if (valid.length) this.update((record) => { for (const [id, { due, count }] of valid) record.schedule[id] = { due, count }; });
+  }
+
+  /* The place a practice page (by its topic) was left at, or null to forget it. */
+  setPlace(topic, place) {
+    this.update((record) => {
+      if (place && validPlace(place)) record.places[topic] = place;
+      else delete record.places[topic];
+    });
+  }
 
   /* The export file's data: the record plus where it comes from. */
   exportData(now = new Date()) {
@@ -188,6 +229,21 @@ export function mergeInto(record, incoming) {
     delete record.schedule[id];
   }
   record.settings = { ...record.settings, ...incoming.settings };
+  record.places = Object.assign(Object.create(null), incoming.places, record.places);
+}
+
+/* The ids whose stored schedule does not follow their attempts (never scheduled, or
+   attempts added since, by an import or an older page). */
+export function unscheduled(record) {
+  return Object.keys(record.attempts).filter((id) => (record.schedule[id] || {}).count !== record.attempts[id].length);
+}
+
+/* Ids due by the end of the reader's day whose schedule follows their attempts, the longest overdue first. */
+export function dueIds(record, now = Date.now()) {
+  const end = endOfDay(now);
+  return Object.entries(record.schedule)
+    .filter(([id, entry]) => entry.due <= end && record.attempts[id] && entry.count === record.attempts[id].length)
+    .sort((a, b) => a[1].due - b[1].due).map(([id]) => id);
 }
 
 /* A question's state for lists: "new", "right", "wrong" or "due". */
