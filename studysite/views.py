@@ -20,7 +20,7 @@ from .i18n import text_direction
 from .linking import Mention, separator_for, with_links
 from .markup import ContentHtml, excerpt, plain_text
 from .model import Content, answer_letter
-from .siteviews import SCHEDULER, TITLE_EXCERPT
+from .siteviews import TITLE_EXCERPT
 from .status import TranslationStatus
 from .viewtypes import (
     DESCRIPTION_EXCERPT,
@@ -342,7 +342,7 @@ class ViewBuilder(termview.TermPage, siteviews.SitePages):
 
         def view() -> PracticeView:
             questions = tuple(PracticeItem(self._question_body(lg, q, linked=True), self.question_link(lg, q, TITLE_EXCERPT)) for q in question_ids)
-            return PracticeView(self.topic_link(lg, topic_id), questions, SCHEDULER)
+            return PracticeView(self.topic_link(lg, topic_id), questions)
 
         alternates = {lang: urls.record("practice", lang, topic_id) for lang, other in self.graph.languages.items() if other.questions_by_topic.get(topic_id)}
         terms = sorted({f"glossary/{t}" for q in question_ids for t in lg.terms_by_question[q]})  # linked in the text
