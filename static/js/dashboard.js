@@ -1,10 +1,5 @@
-/* The home page's study dashboard: continue where you left off (the practice page last left
-   before its end), how many questions are due today, the answers given today against the
-   daily goal (which the reader sets), and the streak: the days in a row on which the goal
-   was reached, counting today once it is. The topic cards' progress is markers.js's.
-
-   Markup (templates/home.html): [data-dashboard] > [data-dashboard-body] with its strings
-   as data- attributes; the cards [data-topic data-practice-page] name the practice pages. */
+/* The home page's dashboard: continue where you left off, due today, today's answers
+   against the daily goal (set here), and the streak of days the goal was reached. */
 
 import { DEFAULT_GOAL, dueIds } from "./storage.js";
 import { fill } from "./question.js";

@@ -1,11 +1,8 @@
-/* Keyboard shortcuts wherever questions are answered (question, practice and review
-   pages): 1-9 or A-H choose an answer of the question in view, Enter or N go on to the
-   next question, R shows or hides the answer, ? shows or hides the list of shortcuts. A key
-   typed in a field, or with Ctrl, Alt or Meta, is left alone, and so is Enter on a control,
-   which does its own thing.
-
-   Markup (macros.html keyboard_help): [data-keys] > [data-keys-toggle], [data-keys-panel],
-   [data-keys-status] (a live region for what a key did that nothing else says). */
+/* Keyboard shortcuts where questions are answered: 1-9 or A-H answer, Enter or N go on, R
+   shows or hides the answer, ? the list of keys. Keys typed in a field, with a modifier,
+   or Enter on a control are left alone. Loaded on the first key or use of the help button
+   (main.js); question.js gives the controls their aria-keyshortcuts. Markup: macros.html
+   keyboard_help. */
 
 const TYPING = "input, textarea, select, [contenteditable]:not([contenteditable=false])";
 const CONTROL = "a[href], button, summary, input, select, textarea";
@@ -56,7 +53,7 @@ export function act(key, target) {
 }
 
 /* Show or hide the list; from the ? key, also read it out (focus stays where it was). */
-function toggleHelp(help, say = false) {
+export function toggleHelp(help, say = false) {
   const toggle = help.querySelector("[data-keys-toggle]");
   const panel = help.querySelector("[data-keys-panel]");
   panel.hidden = !panel.hidden;
@@ -65,25 +62,8 @@ function toggleHelp(help, say = false) {
   return true;
 }
 
-/* Each control says its key to assistive technology. */
-export function label(scope) {
-  scope.querySelectorAll("ol[data-choices]").forEach((list) => {
-    list.querySelectorAll(".choice-button").forEach((button, i) => {
-      if (i < 8) button.setAttribute("aria-keyshortcuts", `${i + 1} ${String.fromCharCode(65 + i)}`);
-    });
-  });
-  scope.querySelectorAll("details.reveal > summary").forEach((summary) => summary.setAttribute("aria-keyshortcuts", "R"));
-  scope.querySelectorAll("[data-next]").forEach((next) => next.setAttribute("aria-keyshortcuts", "Enter N"));
-}
-
-export function start(context) {
-  const help = document.querySelector("[data-keys]");
-  context.labelKeys = label; // for the questions a session adds later
-  help.querySelector("[data-keys-toggle]").addEventListener("click", () => toggleHelp(help));
-  label(document);
-  document.addEventListener("keydown", (event) => {
-    if (event.defaultPrevented || event.ctrlKey || event.altKey || event.metaKey || event.target.closest(TYPING)) return;
-    if (act(event.key, event.target)) event.preventDefault();
-  });
-  help.hidden = false;
+/* A key pressed anywhere on the page (main.js loads this module on the first one). */
+export function onKey(event) {
+  if (event.defaultPrevented || event.ctrlKey || event.altKey || event.metaKey || event.target.closest(TYPING)) return;
+  act(event.key, event.target);
 }

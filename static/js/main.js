@@ -1,14 +1,8 @@
-/* Study features: the entry module every page loads. It opens the reader's progress,
-   says once when it cannot be kept, marks question links with their state, shows on the
-   menu's Review link how many questions are due, and starts the components found on the
-   page by their data- attributes. Each component is guarded: a fault in one leaves the
-   others, and the page without it, as they were.
-
-   Every answer, on any page, is scheduled at once (context.schedule): the scheduler
-   (schedule.js over ts-fsrs, whose path the study strings give) is loaded only when there
-   is something to schedule, and also plans what an import or an older page left unplanned.
-
-   Text comes from the page: the JSON block #study-strings written by the templates. */
+/* The entry module of every page: opens the progress (saying once when it cannot be kept),
+   marks question links with their state, shows the due count on the menu's Review link,
+   schedules every answer (loading the scheduler only when there is something to plan), and
+   starts the components found by their data- attributes, each guarded. Words come from
+   the page's #study-strings. */
 
 import { Store, dueIds, unscheduled } from "./storage.js";
 import { enhanceQuestion, fill } from "./question.js";
@@ -28,7 +22,7 @@ function guarded(name, run) {
   }
 }
 
-/* Once per browser session (once per page where even sessionStorage is unavailable). */
+/* Once per browser session. */
 function sayOnce(store, strings, problem) {
   const key = store.key + ":told:" + problem;
   try {
@@ -44,7 +38,7 @@ function sayOnce(store, strings, problem) {
   document.querySelector("main").prepend(notice);
 }
 
-/* The count of questions due on the menu's Review link: a number to see, a sentence to hear. */
+/* The due count on the menu's Review link: a number to see, a sentence to hear. */
 function showBadge(record, strings, format) {
   const count = dueIds(record).length;
   document.querySelectorAll("[data-due-badge]").forEach((badge) => {
@@ -57,6 +51,15 @@ function showBadge(record, strings, format) {
     badge.replaceChildren(number, words);
     badge.hidden = count === 0;
   });
+}
+
+/* keys.js loads on the first key or use of the help button. */
+function offerKeys(help) {
+  let keys = null;
+  const load = (use) => { keys = keys || import("./keys.js"); keys.then(use).catch((error) => console.warn("studysite keys:", error)); };
+  document.addEventListener("keydown", (event) => load((m) => m.onKey(event)));
+  help.querySelector("[data-keys-toggle]").addEventListener("click", () => load((m) => m.toggleHelp(help)));
+  help.hidden = false;
 }
 
 function makeContext(strings, main) {
@@ -78,7 +81,7 @@ function makeContext(strings, main) {
         .then(([schedule, lib]) => schedule.makeScheduler(lib));
       return loading;
     },
-    /* Plan these questions (or every one whose schedule is behind its attempts) and show it. */
+    /* Plan these questions (by default those whose schedule lags). */
     async schedule(ids = unscheduled(store.record())) {
       if (!ids.length) return;
       const scheduler = await context.scheduler();
@@ -108,7 +111,9 @@ function start() {
   document.querySelectorAll("[data-question-page]").forEach((root) => guarded("question", () => {
     enhanceQuestion(root, { strings, onAnswer: (choice, correct) => guarded("answer", () => context.answer(root.dataset.question, choice, correct)) });
   }));
-  const modules = { "[data-practice]": "./practice.js", "[data-review]": "./review.js", "[data-dashboard]": "./dashboard.js", "[data-keys]": "./keys.js" };
+  const keys = document.querySelector("[data-keys]");
+  if (keys) guarded("keys", () => offerKeys(keys));
+  const modules = { "[data-practice]": "./practice.js", "[data-review]": "./review.js", "[data-dashboard]": "./dashboard.js" };
   for (const [selector, module] of Object.entries(modules)) {
     if (document.querySelector(selector)) guarded(module, () => import(module).then((m) => m.start(context)));
   }

@@ -1,5 +1,5 @@
-/* The reader's state next to every link to a question (not tried, right, wrong, due for
-   review) and per-topic counts, in words: read from storage, never colour alone. */
+/* The reader's state in words next to every link to a question (not tried, right, wrong,
+   due) and per-topic counts with a bar. */
 
 import { stateOf } from "./storage.js";
 import { fill } from "./question.js";
@@ -31,9 +31,8 @@ export function markLinks(scope, record, strings, rootPath) {
   });
 }
 
-/* "8 of 14 answered, 6 right, 2 due for review" on every [data-topic-progress
-   data-questions="id id ..."], with a bar (right, then answered wrong, of all) drawn for
-   the eye only: the words say it all. */
+/* "8 of 14 answered, 6 right, 2 due for review" on [data-topic-progress data-questions],
+   and a bar for the eye only. */
 export function showCounts(scope, record, strings, format, now = Date.now()) {
   scope.querySelectorAll("[data-topic-progress]").forEach((element) => {
     const ids = element.dataset.questions.split(" ").filter(Boolean);

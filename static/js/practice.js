@@ -1,16 +1,8 @@
-/* Practice: the questions one at a time with a progress bar, an optional shuffled order
-   (remembered), every answer recorded and scheduled, and an end screen with the score in
-   percent, the missed questions (linked, with "practise these again") and the days the
-   next reviews fall on. The page keeps its place: a reload, or the home page's "continue
-   where you left off", goes back to the question it was left at. The review session
-   (review.js) runs the same Session over the questions to review.
-
-   After an answer the Next button sits right under the result, and only it is scrolled
-   into view, so on a phone the marked choice and the result stay in sight.
-
-   Markup (templates/practice.html): [data-practice] holds [data-controls] (shuffle,
-   <progress>), items [data-item data-question data-href] each with a question component,
-   [data-next], and the end screen [data-end]. Strings are the root's data- attributes. */
+/* Practice: one question at a time with a progress bar and an optional (remembered)
+   shuffle; its place is kept, so a reload goes on where it was left. After an answer, Next
+   sits under the result and only it is scrolled into view (a phone keeps the marked
+   choice and result in sight). The end screen: percentage, missed questions, the days of
+   the next reviews. review.js runs the same Session. Markup: templates/practice.html. */
 
 import { enhanceQuestion, fill } from "./question.js";
 
@@ -34,7 +26,7 @@ function linkList(list, entries) {
   }));
 }
 
-/* The days the next reviews of these questions fall on: [[day (ms), count]], soonest first. */
+/* [[day (ms), how many of these ids are due then]], soonest first. */
 export function reviewDays(schedule, ids) {
   const days = new Map();
   for (const id of ids) {
@@ -46,8 +38,6 @@ export function reviewDays(schedule, ids) {
 }
 
 export class Session {
-  /* root: the element with the progress bar, items and end screen; context: main.js's;
-     text: the localized strings (data- attributes). */
   constructor(root, context, text = root.dataset) {
     this.root = root;
     this.context = context;
@@ -59,9 +49,9 @@ export class Session {
     this.order = [];
     this.missed = [];
     this.position = 0;
-    this.arrange = (ids) => ids; // the order a run takes its questions in
+    this.arrange = (ids) => ids;
     this.onFinish = null;
-    this.onPlace = null; // told {order, position, missed} after each step, null when done
+    this.onPlace = null; // {order, position, missed, time} after each step, or null
     this.end.querySelector("[data-restart]").addEventListener("click", () => this.begin(this.allIds(), true));
     this.end.querySelector("[data-again]").addEventListener("click", () => this.begin(this.missed, true));
   }
@@ -78,9 +68,9 @@ export class Session {
         next.scrollIntoView({ block: "nearest" });
       },
     });
-    item.querySelector("[data-result]").after(next.parentElement); // Next right under the result
+    item.querySelector("[data-result]").after(next.parentElement);
+    next.setAttribute("aria-keyshortcuts", "Enter N");
     next.addEventListener("click", () => this.show(this.position + 1, true));
-    if (this.context.labelKeys) this.context.labelKeys(item);
     this.items.set(id, { item, question, next });
   }
 
@@ -91,7 +81,6 @@ export class Session {
     this.items.clear();
   }
 
-  /* A run over these ids; a resumed one starts at position with the missed ones it had. */
   begin(ids, focus = false, position = 0, missed = []) {
     this.order = position ? [...ids] : this.arrange([...ids]);
     this.missed = [...missed];
@@ -124,8 +113,8 @@ export class Session {
 
   tell(position) {
     if (!this.onPlace) return;
-    const done = position >= this.order.length;
-    this.onPlace(done ? null : { order: this.order, position, missed: this.missed, time: Date.now() });
+    const kept = position > 0 && position < this.order.length; // nothing to go back to at either end
+    this.onPlace(kept ? { order: this.order, position, missed: this.missed, time: Date.now() } : null);
   }
 
   answered(id, choice, correct) {
@@ -133,7 +122,7 @@ export class Session {
     this.context.answer(id, choice, correct).catch((error) => console.warn("studysite: not scheduled", error));
     this.progress.value = this.position + 1;
     this.progressLabel.textContent = fill(this.text.textProgress, { number: this.context.format(this.position + 1), total: this.context.format(this.order.length) });
-    this.tell(this.position + 1); // a reload now goes on with the next question
+    this.tell(this.position + 1);
   }
 
   async finish(focus) {
@@ -149,7 +138,7 @@ export class Session {
     if (focus) this.end.querySelector("[data-end-heading]").focus();
     if (this.onFinish) this.onFinish();
     const order = this.order;
-    await this.context.schedule(order).catch(() => {}); // the answers' schedule, before it is shown
+    await this.context.schedule(order).catch(() => {});
     this.showUpcoming(order);
   }
 
@@ -161,7 +150,6 @@ export class Session {
   }
 }
 
-/* Where this page was left, if it still fits its questions and is not at an end. */
 function placeToResume(store, topic, session) {
   const place = store.record().places[topic];
   const fits = place && place.order.every((id) => session.items.has(id)) && place.position > 0 && place.position < place.order.length;

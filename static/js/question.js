@@ -29,12 +29,14 @@ export function enhanceQuestion(root, { strings, onAnswer = null, afterAnswer = 
     text.id = `${prefix}-text-${index}`;
     button.append(item.querySelector(".letter"));
     button.setAttribute("aria-labelledby", `${button.id} ${text.id}`);
+    if (index < 8) button.setAttribute("aria-keyshortcuts", `${index + 1} ${"ABCDEFGH"[index]}`); // keys.js
     item.prepend(button);
     button.addEventListener("click", () => choose(index));
     item.addEventListener("click", (event) => { if (!event.target.closest("a, button")) button.click(); });
     return button;
   });
   list.classList.add("is-answerable");
+  reveal.querySelector("summary").setAttribute("aria-keyshortcuts", "R");
 
   function mark(item, kind) {
     item.classList.add("is-" + kind);

@@ -1,17 +1,13 @@
-/* The review page: one list of the questions to review (due today under FSRS, then the
-   mistakes) with a review session that takes its place while it runs (practice.js's Session
-   over them, fetched from their own pages), a chart of the questions due in the coming
-   days (chart.js), export and import of the progress as a JSON file, and reset after a
-   confirmation.
-
-   Markup: templates/review.html ([data-review], strings in its data- attributes; the
-   language's questions in the JSON block #review-questions: id -> {title, path}). */
+/* The review page: one list to review (due, then wrong) whose place a review session takes
+   while it runs (practice.js's Session over the questions, fetched from their pages), a
+   chart of the coming days, export, import and reset. Markup: templates/review.html. */
 
 import { Session } from "./practice.js";
 import { dueByDay } from "./schedule.js";
 import { dueIds } from "./storage.js";
 import { fill } from "./question.js";
 import { drawDueChart } from "./chart.js";
+import { exportData, importText } from "./keeping.js";
 
 const CHART_DAYS = 7;
 const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
@@ -139,7 +135,7 @@ function setUpKeeping(root, context, known, render) {
   const result = find("[data-import-result]");
 
   find("[data-export]").addEventListener("click", () => {
-    const blob = new Blob([JSON.stringify(store.exportData(), null, 2)], { type: "application/json" });
+    const blob = new Blob([JSON.stringify(exportData(store), null, 2)], { type: "application/json" });
     const link = document.createElement("a");
     link.href = URL.createObjectURL(blob);
     link.download = `studysite-progress-${new Date().toISOString().slice(0, 10)}.json`;
@@ -153,7 +149,7 @@ function setUpKeeping(root, context, known, render) {
   input.addEventListener("change", async () => {
     const file = input.files[0];
     if (!file) return;
-    const problem = file.size > MAX_IMPORT_BYTES ? "large" : store.importText(await file.text(), known);
+    const problem = file.size > MAX_IMPORT_BYTES ? "large" : importText(store, await file.text(), known);
     input.value = "";
     if (problem) {
       result.textContent = text["refused" + problem[0].toUpperCase() + problem.slice(1)] || text.refusedUnsaved;

@@ -1,14 +1,6 @@
-/* Spaced repetition over ts-fsrs (the FSRS scheduler Anki uses); no scheduling of our own.
-
-   The attempts kept by storage.js are the truth; a question's FSRS card is made by
-   replaying its attempts, oldest first, through ts-fsrs. Rating mapping: a wrong answer
-   is Again, a right answer is Good (a multiple-choice answer tells right from wrong, not
-   how hard it felt). Short-term learning steps are off, so the schedule counts in days:
-   a wrong answer comes back the next day, a first right one a few days later.
-
-   The ts-fsrs module is passed in (main.js imports it, from the URL the page's study
-   strings give, only once there is something to schedule), so every answer, on any page,
-   is scheduled the same way. */
+/* Spaced repetition over ts-fsrs (passed in: main.js loads it when there is something to
+   plan). A question's card is its attempts replayed, oldest first: wrong is Again, right is
+   Good; no short-term steps, so the schedule counts in days. */
 
 import { endOfDay } from "./storage.js";
 
@@ -21,7 +13,7 @@ export function makeScheduler(lib) {
     return correct ? lib.Rating.Good : lib.Rating.Again;
   }
 
-  /* The FSRS card after these attempts ({correct, time} with time in ms), or null if none. */
+  /* The card after these attempts ({correct, time}), or null. */
   function cardAfter(attempts) {
     if (!attempts.length) return null;
     const ordered = [...attempts].sort((a, b) => a.time - b.time);
@@ -30,8 +22,7 @@ export function makeScheduler(lib) {
     return card;
   }
 
-  /* {id: {due (ms), count}} for every question with attempts: what storage keeps as the
-     schedule. A card whose due date is no date (out of range) is left out, never null. */
+  /* {id: {due, count}}; a card whose due date is no date is left out. */
   function plan(attemptsById) {
     const entries = {};
     for (const [id, attempts] of Object.entries(attemptsById)) {
@@ -45,9 +36,8 @@ export function makeScheduler(lib) {
   return { rating, cardAfter, plan };
 }
 
-/* How many of these ids fall due on each of the coming days: [{day (ms, its last moment),
-   count}], today first (with what is overdue). Days are counted from noon, so a day of 23
-   or 25 hours is neither skipped nor counted twice. */
+/* [{day (its last ms), count}] of these ids due on each coming day, the overdue today.
+   Days step from noon: one of 23 or 25 hours is neither skipped nor counted twice. */
 export function dueByDay(schedule, ids, days, now = Date.now()) {
   const noon = new Date(now).setHours(12, 0, 0, 0);
   const ends = Array.from({ length: days }, (_, i) => endOfDay(noon + i * DAY));

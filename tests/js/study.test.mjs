@@ -6,6 +6,7 @@ import * as fsrsLib from "../../static/vendor/ts-fsrs-5.4.2/index.mjs";
 import { makeScheduler, dueByDay } from "../../static/js/schedule.js";
 import { Store, parseRecord, stateOf, dueIds, unscheduled, FORMAT, VERSION, emptyRecord } from "../../static/js/storage.js";
 import { shuffled } from "../../static/js/practice.js";
+import { importText, exportData } from "../../static/js/keeping.js";
 
 const DAY = 24 * 3600 * 1000;
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
@@ -129,7 +130,7 @@ test("a storage already full when the page opens still shows the stored progress
   assert.equal(store.problem, "full");
   assert.equal(store.attempts("q").length, 1);
   store.addAttempt("r", 0, true, T0 + 1);
-  assert.deepEqual(Object.keys(store.exportData().attempts).sort(), ["q", "r"]);
+  assert.deepEqual(Object.keys(exportData(store).attempts).sort(), ["q", "r"]);
   assert.equal(JSON.parse(storage.getItem("studysite:/s/")).attempts.q.length, 1); // left as it was
 });
 
@@ -160,14 +161,14 @@ test("import merges, and refuses wrong, foreign and empty files without a change
   store.addAttempt("a", 0, true, T0);
   const before = storage.getItem("studysite:/s/");
   const known = new Set(["a", "b"]);
-  assert.equal(store.importText("hello", known), "corrupt");
-  assert.equal(store.importText('{"format":"anki","version":1}', known), "foreign");
-  assert.equal(store.importText(JSON.stringify({ format: FORMAT, version: 1, attempts: { zz: [{ choice: 0, correct: true, time: 1 }] } }), known), "foreign");
-  assert.equal(store.importText(JSON.stringify({ format: FORMAT, version: 9, attempts: {} }), known), "newer");
-  assert.equal(store.importText(JSON.stringify({ format: FORMAT, version: 1, attempts: {} }), known), "empty");
+  assert.equal(importText(store, "hello", known), "corrupt");
+  assert.equal(importText(store, '{"format":"anki","version":1}', known), "foreign");
+  assert.equal(importText(store, JSON.stringify({ format: FORMAT, version: 1, attempts: { zz: [{ choice: 0, correct: true, time: 1 }] } }), known), "foreign");
+  assert.equal(importText(store, JSON.stringify({ format: FORMAT, version: 9, attempts: {} }), known), "newer");
+  assert.equal(importText(store, JSON.stringify({ format: FORMAT, version: 1, attempts: {} }), known), "empty");
   assert.equal(storage.getItem("studysite:/s/"), before);
   const file = JSON.stringify({ format: FORMAT, version: 1, attempts: { a: [{ choice: 0, correct: true, time: T0 }, { choice: 1, correct: false, time: T0 + 1 }], b: [{ choice: 2, correct: true, time: T0 }] } });
-  assert.equal(store.importText(file, known), "");
+  assert.equal(importText(store, file, known), "");
   assert.equal(store.attempts("a").length, 2, "the attempt already kept is not doubled");
   assert.equal(store.attempts("b").length, 1);
 });
@@ -176,10 +177,10 @@ test("export, reset and import give the progress back", () => {
   const store = new Store("/s/", new FakeStorage());
   store.addAttempt("a", 0, true, T0);
   store.addAttempt("b", 1, false, T0 + 5);
-  const exported = JSON.stringify(store.exportData());
+  const exported = JSON.stringify(exportData(store));
   store.reset();
   assert.deepEqual(store.attempts("a"), []);
-  assert.equal(store.importText(exported, new Set(["a", "b"])), "");
+  assert.equal(importText(store, exported, new Set(["a", "b"])), "");
   assert.equal(stateOf(store.record(), "b"), "wrong");
 });
 
@@ -204,12 +205,12 @@ test("import refuses out-of-range times as it refuses other bad fields", () => {
   const before = storage.getItem(KEY);
   const known = new Set(["a", "b"]);
   for (const time of [1e300, -5, 0, 1.5, 8.64e15, Date.UTC(10000, 0, 1), "2026-01-05", null]) {
-    assert.equal(store.importText(file({ b: [{ choice: 0, correct: true, time }] }), known), "empty", `time ${time}`);
+    assert.equal(importText(store, file({ b: [{ choice: 0, correct: true, time }] }), known), "empty", `time ${time}`);
     assert.equal(storage.getItem(KEY), before, `time ${time} changed nothing`);
   }
   const text = '{"format":"studysite-progress","version":2,"attempts":{"b":[{"choice":0,"correct":true,"time":1e400}]}}'; // Infinity once parsed
-  assert.equal(store.importText(text, known), "empty");
-  assert.equal(store.importText(file({ b: [{ choice: 0, correct: true, time: T0 }, { choice: 1, correct: false, time: 1e300 }] }), known), "");
+  assert.equal(importText(store, text, known), "empty");
+  assert.equal(importText(store, file({ b: [{ choice: 0, correct: true, time: T0 }, { choice: 1, correct: false, time: 1e300 }] }), known), "");
   assert.deepEqual(store.attempts("b"), [{ choice: 0, correct: true, time: T0 }], "only the attempt in range is kept");
 });
 
@@ -244,7 +245,7 @@ test("a version 1 record is migrated to version 2 with everything it held", () =
   const saved = JSON.parse(storage.getItem(KEY));
   assert.equal(saved.version, 2);
   assert.equal(saved.attempts.q.length, 1, "the progress is kept through the migration");
-  assert.equal(new Store("/s/", new FakeStorage()).importText(old, new Set(["q"])), "", "an old export file imports");
+  assert.equal(importText(new Store("/s/", new FakeStorage()), old, new Set(["q"])), "", "an old export file imports");
 });
 
 test("a practice place is kept when it is valid, and forgotten on request", () => {
