@@ -384,3 +384,19 @@ def test_without_javascript_the_pages_say_what_they_are(browser, site_url):
 def test_practice_pages_link_terms_as_question_pages_do(sample_site):
     html = (sample_site / "nl" / "practice" / "ai-hardware-stack" / "index.html").read_text(encoding="utf-8")
     assert re.search(r'<a class="term" href="\.\./\.\./glossary/[\w-]+/"', html) or 'href="../../glossary/' in html
+
+
+def test_the_pages_give_the_daily_study_what_it_needs(sample_site):
+    """The home cards name their topic and practice page, every page's study strings the
+    scheduler's path, the practice page its topic; the review page no longer needs its own."""
+    home = (sample_site / "nl" / "index.html").read_text(encoding="utf-8")
+    assert '<li class="card" data-topic="ai-hardware-stack" data-practice-page="../nl/practice/ai-hardware-stack/">' in home
+    strings = json.loads(re.search(r'<script type="application/json" id="study-strings">(.*?)</script>', home).group(1))
+    scheduler = sample_site / strings["scheduler"]
+    assert strings["scheduler"].startswith("assets/vendor.") and scheduler.is_file()
+    assert "{due}" in strings["counts"] and "{count}" in strings["badge"]
+    practice = (sample_site / "nl" / "practice" / "gpu-programming" / "index.html").read_text(encoding="utf-8")
+    assert 'data-practice data-topic="gpu-programming"' in practice
+    review = (sample_site / "nl" / "review" / "index.html").read_text(encoding="utf-8")
+    assert "data-scheduler" not in review and "data-scheduler" not in practice
+    assert 'class="file-input"' in review and '<label for="import-file" class="button secondary">' in review

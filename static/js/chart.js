@@ -23,9 +23,10 @@ export function drawDueChart(figure, days, words) {
   const room = HEIGHT - 40;
   const most = Math.max(1, ...days.map((d) => d.count));
   const svg = shape("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, "aria-hidden": "true", focusable: "false", class: "chart" });
+  const rtl = getComputedStyle(figure).direction === "rtl"; // today on the side text starts
   days.forEach(({ day, count }, i) => {
     const height = Math.max(1, (room * count) / most);
-    const x = i * slot + (slot - bar) / 2;
+    const x = (rtl ? days.length - 1 - i : i) * slot + (slot - bar) / 2;
     const middle = x + bar / 2;
     svg.append(
       shape("rect", { x, y: HEIGHT - 22 - height, width: bar, height, class: i === 0 ? "bar today" : "bar" }),
