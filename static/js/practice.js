@@ -15,7 +15,8 @@ export function shuffled(list, random = Math.random) {
   return copy;
 }
 
-function linkList(list, entries) {
+/* A list of [text, href] entries (a text alone without href). */
+export function linkList(list, entries) {
   list.replaceChildren(...entries.map(([text, href]) => {
     const entry = document.createElement("li");
     const link = document.createElement(href ? "a" : "span");

@@ -2,26 +2,15 @@
    while it runs (practice.js's Session over the questions, fetched from their pages), a
    chart of the coming days, export, import and reset. Markup: templates/review.html. */
 
-import { Session } from "./practice.js";
-import { dueByDay } from "./schedule.js";
-import { dueIds } from "./storage.js";
+import { Session, linkList } from "./practice.js";
+import { dueIds, endOfDay } from "./storage.js";
 import { fill } from "./question.js";
 import { drawDueChart } from "./chart.js";
 import { exportData, importText } from "./keeping.js";
 
 const CHART_DAYS = 7;
+const DAY = 24 * 3600 * 1000;
 const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
-
-function links(list, ids, index, rootURL) {
-  list.replaceChildren(...ids.map((id) => {
-    const entry = document.createElement("li");
-    const link = document.createElement("a");
-    link.href = new URL(index[id].path, rootURL).href;
-    link.textContent = index[id].title;
-    entry.append(link);
-    return entry;
-  }));
-}
 
 /* A question's component taken from its own page, its links made absolute. */
 async function fetchQuestion(url) {
@@ -63,6 +52,19 @@ function drawChart(root, context, known) {
   });
 }
 
+/* [{day (its last ms), count}] of these ids due on each coming day, the overdue today.
+   Days step from noon: one of 23 or 25 hours is neither skipped nor counted twice. */
+export function dueByDay(schedule, ids, days, now = Date.now()) {
+  const noon = new Date(now).setHours(12, 0, 0, 0);
+  const ends = Array.from({ length: days }, (_, i) => endOfDay(noon + i * DAY));
+  const counts = ends.map((end) => ({ day: end, count: 0 }));
+  for (const id of ids) {
+    const index = ends.findIndex((end) => schedule[id] && schedule[id].due <= end);
+    if (index >= 0) counts[index].count += 1;
+  }
+  return counts;
+}
+
 export async function start(context) {
   const root = document.querySelector("[data-review]");
   const text = root.dataset;
@@ -77,7 +79,7 @@ export async function start(context) {
 
   function render() {
     const ids = toReview(store.record(), known);
-    links(find("[data-list]"), ids, index, rootURL);
+    linkList(find("[data-list]"), ids.map((id) => [index[id].title, new URL(index[id].path, rootURL).href]));
     find("[data-list-none]").hidden = ids.length > 0;
     find("[data-start-review]").hidden = ids.length === 0;
     drawChart(root, context, known);

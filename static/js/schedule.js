@@ -2,10 +2,6 @@
    plan). A question's card is its attempts replayed, oldest first: wrong is Again, right is
    Good; no short-term steps, so the schedule counts in days. */
 
-import { endOfDay } from "./storage.js";
-
-const DAY = 24 * 3600 * 1000;
-
 export function makeScheduler(lib) {
   const engine = lib.fsrs(lib.generatorParameters({ enable_short_term: false, enable_fuzz: false }));
 
@@ -34,17 +30,4 @@ export function makeScheduler(lib) {
   }
 
   return { rating, cardAfter, plan };
-}
-
-/* [{day (its last ms), count}] of these ids due on each coming day, the overdue today.
-   Days step from noon: one of 23 or 25 hours is neither skipped nor counted twice. */
-export function dueByDay(schedule, ids, days, now = Date.now()) {
-  const noon = new Date(now).setHours(12, 0, 0, 0);
-  const ends = Array.from({ length: days }, (_, i) => endOfDay(noon + i * DAY));
-  const counts = ends.map((end) => ({ day: end, count: 0 }));
-  for (const id of ids) {
-    const index = ends.findIndex((end) => schedule[id] && schedule[id].due <= end);
-    if (index >= 0) counts[index].count += 1;
-  }
-  return counts;
 }

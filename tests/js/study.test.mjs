@@ -3,7 +3,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as fsrsLib from "../../static/vendor/ts-fsrs-5.4.2/index.mjs";
-import { makeScheduler, dueByDay } from "../../static/js/schedule.js";
+import { makeScheduler } from "../../static/js/schedule.js";
+import { dueByDay } from "../../static/js/review.js";
 import { Store, parseRecord, stateOf, dueIds, unscheduled, FORMAT, VERSION, emptyRecord } from "../../static/js/storage.js";
 import { shuffled } from "../../static/js/practice.js";
 import { importText, exportData } from "../../static/js/keeping.js";
