@@ -129,6 +129,7 @@ def test_practice_resumes_after_a_reload_and_home_offers_to_continue(phone, site
     assert visible_item(page).get_attribute("data-question") == fifth
     page.get_by_role("button", name="Opnieuw beginnen").tap()
     assert page.locator("[data-progress-label]").inner_text() == f"Vraag 1 van {total}"
+    assert page.evaluate("document.activeElement.matches('[data-item-heading]')"), "focus is not lost with the button"
     assert stored(page)["places"] == {}, "starting again forgets the place"
     assert errors(opened) == []
 

@@ -169,12 +169,12 @@ export function start(context) {
   shuffle.checked = store.setting("shuffle") === true;
   session.arrange = (ids) => (shuffle.checked ? shuffled(ids) : ids);
   session.onPlace = (place) => store.setPlace(topic, place);
-  const restart = () => { resume.hidden = true; session.begin(session.allIds(), false); };
+  const restart = (focus) => { resume.hidden = true; session.begin(session.allIds(), focus); };
   shuffle.addEventListener("change", () => {
     store.setSetting("shuffle", shuffle.checked);
-    restart();
+    restart(false); // the focus stays on the switch
   });
-  root.querySelector("[data-resume-restart]").addEventListener("click", restart);
+  root.querySelector("[data-resume-restart]").addEventListener("click", () => restart(true)); // the button goes: focus the first question
   session.onFinish = () => { resume.hidden = true; };
   root.querySelector("[data-controls]").hidden = false;
   const place = placeToResume(store, topic, session);
