@@ -106,14 +106,14 @@ def test_practice_scores_and_offers_the_missed_questions_again(open_page):
     page.wait_for_selector(".practice.is-running")
     count = answer_all(page, right_first=True)
     assert count == 7
-    assert page.locator("[data-end] [data-score]").inner_text() == "Score: 1 van 7 goed."
+    assert page.locator("[data-end] [data-score]").inner_text() == "Je had 14% goed: 1 van 7."
     missed = page.locator("[data-missed-list] a")
     assert missed.count() == 6
     assert all(re.search(r"/repo/nl/questions/[\w-]+/$", href) for href in missed.evaluate_all("links => links.map(a => a.href)"))
     page.get_by_role("button", name="Oefen deze opnieuw").click()
     assert page.locator("[data-controls] progress").get_attribute("max") == "6"
     answer_all(page, right_first=False)
-    assert page.locator("[data-end] [data-score]").inner_text() == "Score: 0 van 6 goed."
+    assert page.locator("[data-end] [data-score]").inner_text() == "Je had 0% goed: 0 van 6."
     page.get_by_role("button", name="Opnieuw beginnen").click()
     assert page.locator("[data-controls] progress").get_attribute("max") == "7"
 

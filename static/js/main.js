@@ -1,12 +1,11 @@
-/* Study features: the entry module every page loads. It opens the reader's progress,
-   says once when it cannot be kept, marks question links with their state and starts the
-   components found on the page by their data- attributes. Each component is guarded: a
-   fault in one leaves the others, and the page without it, as they were.
+/* The entry module of every page: opens the progress (saying once when it cannot be kept),
+   marks question links with their state, shows the due count on the menu's Review link,
+   schedules every answer (loading the scheduler only when there is something to plan), and
+   starts the components found by their data- attributes, each guarded. Words come from
+   the page's #study-strings. */
 
-   Text comes from the page: the JSON block #study-strings written by the templates. */
-
-import { Store } from "./storage.js";
-import { enhanceQuestion } from "./question.js";
+import { Store, dueIds, unscheduled } from "./storage.js";
+import { enhanceQuestion, fill } from "./question.js";
 import { refreshMarkers } from "./markers.js";
 
 function readJSON(id) {
@@ -23,7 +22,7 @@ function guarded(name, run) {
   }
 }
 
-/* Once per browser session (once per page where even sessionStorage is unavailable). */
+/* Once per browser session. */
 function sayOnce(store, strings, problem) {
   const key = store.key + ":told:" + problem;
   try {
@@ -39,22 +38,85 @@ function sayOnce(store, strings, problem) {
   document.querySelector("main").prepend(notice);
 }
 
+/* The due count on the menu's Review link: a number to see, a sentence to hear. */
+function showBadge(record, strings, format) {
+  const count = dueIds(record).length;
+  document.querySelectorAll("[data-due-badge]").forEach((badge) => {
+    const number = document.createElement("span");
+    const words = document.createElement("span");
+    number.setAttribute("aria-hidden", "true");
+    number.textContent = format(count);
+    words.className = "visually-hidden";
+    words.textContent = " (" + fill(strings.badge, { count: format(count) }) + ")";
+    badge.replaceChildren(number, words);
+    badge.hidden = count === 0;
+  });
+}
+
+/* keys.js loads on the first key or use of the help button. */
+function offerKeys(help) {
+  let keys = null;
+  const load = (use) => { keys = keys || import("./keys.js"); keys.then(use).catch((error) => console.warn("studysite keys:", error)); };
+  document.addEventListener("keydown", (event) => load((m) => m.onKey(event)));
+  help.querySelector("[data-keys-toggle]").addEventListener("click", () => load((m) => m.toggleHelp(help)));
+  help.hidden = false;
+}
+
+function makeContext(strings, main) {
+  const rootPath = new URL("../../", import.meta.url).pathname; // this module is <root>assets/js.<hash>/main.js
+  const store = new Store(rootPath);
+  const numbers = new Intl.NumberFormat(document.documentElement.lang);
+  const format = (n) => numbers.format(n);
+  let loading = null;
+  const context = {
+    store, strings, rootPath, format, onRefresh: [],
+    refresh() {
+      const record = store.record();
+      refreshMarkers(main, record, strings, rootPath, format);
+      showBadge(record, strings, format);
+      context.onRefresh.forEach((show) => show(record));
+    },
+    scheduler() {
+      loading = loading || Promise.all([import("./schedule.js"), import(new URL(strings.scheduler, new URL(rootPath, location.href)).href)])
+        .then(([schedule, lib]) => schedule.makeScheduler(lib));
+      return loading;
+    },
+    /* Plan these questions (by default those whose schedule lags). */
+    async schedule(ids = unscheduled(store.record())) {
+      if (!ids.length) return;
+      const scheduler = await context.scheduler();
+      const attempts = store.record().attempts;
+      store.setSchedule(scheduler.plan(Object.fromEntries(ids.filter((id) => attempts[id]).map((id) => [id, attempts[id]]))));
+      context.refresh();
+    },
+    answer(id, choice, correct) {
+      store.addAttempt(id, choice, correct);
+      context.refresh();
+      return context.schedule([id]);
+    },
+  };
+  return context;
+}
+
 function start() {
   const strings = readJSON("study-strings");
   const main = document.querySelector("main");
   if (!strings || !main) return;
-  const rootPath = new URL("../../", import.meta.url).pathname; // this module is <root>assets/js.<hash>/main.js
-  const store = new Store(rootPath);
-  const numbers = new Intl.NumberFormat(document.documentElement.lang);
-  const context = { store, strings, rootPath, format: (n) => numbers.format(n), refresh: () => refreshMarkers(main, store.record(), strings, rootPath, context.format) };
+  const context = makeContext(strings, main);
+  const { store } = context;
   if (store.problem) sayOnce(store, strings, store.problem);
   store.onProblem = (problem) => sayOnce(store, strings, problem);
   guarded("markers", context.refresh);
+  guarded("schedule", () => context.schedule());
   document.querySelectorAll("[data-question-page]").forEach((root) => guarded("question", () => {
-    enhanceQuestion(root, { strings, onAnswer: (choice, correct) => store.addAttempt(root.dataset.question, choice, correct) });
+    enhanceQuestion(root, { strings, onAnswer: (choice, correct) => guarded("answer", () => context.answer(root.dataset.question, choice, correct)) });
   }));
-  if (document.querySelector("[data-practice]")) guarded("practice", () => import("./practice.js").then((m) => m.startPractice(context)));
-  if (document.querySelector("[data-review]")) guarded("review", () => import("./review.js").then((m) => m.startReview(context)));
+  const keys = document.querySelector("[data-keys]");
+  if (keys) guarded("keys", () => offerKeys(keys));
+  const modules = { "[data-practice]": "./practice.js", "[data-review]": "./review.js", "[data-dashboard]": "./dashboard.js" };
+  for (const [selector, module] of Object.entries(modules)) {
+    if (document.querySelector(selector)) guarded(module, () => import(module).then((m) => m.start(context)));
+  }
 }
 
 start();

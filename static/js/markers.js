@@ -1,5 +1,5 @@
-/* The reader's state next to every link to a question (not tried, right, wrong, due for
-   review) and per-topic counts, in words: read from storage, never colour alone. */
+/* The reader's state in words next to every link to a question (not tried, right, wrong,
+   due) and per-topic counts with a bar. */
 
 import { stateOf } from "./storage.js";
 import { fill } from "./question.js";
@@ -31,15 +31,32 @@ export function markLinks(scope, record, strings, rootPath) {
   });
 }
 
-/* "8 of 14 answered, 6 right" on every [data-topic-progress data-questions="id id ..."]. */
-export function showCounts(scope, record, strings, format) {
+/* "8 of 14 answered, 6 right, 2 due for review" on [data-topic-progress data-questions],
+   and a bar for the eye only. */
+export function showCounts(scope, record, strings, format, now = Date.now()) {
   scope.querySelectorAll("[data-topic-progress]").forEach((element) => {
     const ids = element.dataset.questions.split(" ").filter(Boolean);
-    const answered = ids.filter((id) => record.attempts[id]);
-    const right = answered.filter((id) => record.attempts[id].at(-1).correct);
-    element.textContent = fill(strings.counts, { answered: format(answered.length), total: format(ids.length), right: format(right.length) });
+    const states = ids.map((id) => stateOf(record, id, now));
+    const answered = states.filter((state) => state !== "new").length;
+    const right = ids.filter((id, i) => states[i] !== "new" && record.attempts[id].at(-1).correct).length;
+    const due = states.filter((state) => state === "due").length;
+    element.textContent = fill(strings.counts, { answered: format(answered), total: format(ids.length), right: format(right), due: format(due) });
+    element.append(bar(right / (ids.length || 1), answered / (ids.length || 1)));
     element.hidden = false;
   });
+}
+
+function bar(right, answered) {
+  const outer = document.createElement("span");
+  outer.className = "progress-bar";
+  outer.setAttribute("aria-hidden", "true");
+  for (const [kind, share] of [["answered", answered], ["right", right]]) {
+    const part = document.createElement("span");
+    part.className = "bar-" + kind;
+    part.style.width = (share * 100).toFixed(1) + "%";
+    outer.append(part);
+  }
+  return outer;
 }
 
 /* A question page's own state: "Your last answer: wrong". */

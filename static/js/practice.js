@@ -1,14 +1,10 @@
-/* Practice: the questions one at a time with a progress bar, an optional shuffled order
-   (remembered), every answer recorded and scheduled, and an end screen listing the
-   missed questions with "practise these again". The review session (review.js) runs the
-   same Session over the questions due.
-
-   Markup (templates/practice.html): [data-practice] holds [data-controls] (shuffle,
-   <progress>), items [data-item data-question data-href] each with a question component,
-   [data-next], and the end screen [data-end]. Strings are the root's data- attributes. */
+/* Practice: one question at a time with a progress bar and an optional (remembered)
+   shuffle; its place is kept, so a reload goes on where it was left. After an answer, Next
+   sits under the result and only it is scrolled into view (a phone keeps the marked
+   choice and result in sight). The end screen: percentage, missed questions, the days of
+   the next reviews. review.js runs the same Session. Markup: templates/practice.html. */
 
 import { enhanceQuestion, fill } from "./question.js";
-import { loadScheduler } from "./schedule.js";
 
 export function shuffled(list, random = Math.random) {
   const copy = [...list];
@@ -19,13 +15,33 @@ export function shuffled(list, random = Math.random) {
   return copy;
 }
 
+/* A list of [text, href] entries (a text alone without href). */
+export function linkList(list, entries) {
+  list.replaceChildren(...entries.map(([text, href]) => {
+    const entry = document.createElement("li");
+    const link = document.createElement(href ? "a" : "span");
+    if (href) link.href = href;
+    link.textContent = text;
+    entry.append(link);
+    return entry;
+  }));
+}
+
+/* [[day (ms), how many of these ids are due then]], soonest first. */
+export function reviewDays(schedule, ids) {
+  const days = new Map();
+  for (const id of ids) {
+    if (!schedule[id]) continue;
+    const day = new Date(schedule[id].due).setHours(0, 0, 0, 0);
+    days.set(day, (days.get(day) || 0) + 1);
+  }
+  return [...days.entries()].sort((a, b) => a[0] - b[0]);
+}
+
 export class Session {
-  /* root: the element with the progress bar, items and end screen; context: main.js's;
-     text: the localized strings (data- attributes). */
-  constructor(root, context, scheduler, text = root.dataset) {
+  constructor(root, context, text = root.dataset) {
     this.root = root;
     this.context = context;
-    this.scheduler = scheduler;
     this.text = text;
     this.progress = root.querySelector("[data-progress]");
     this.progressLabel = root.querySelector("[data-progress-label]");
@@ -34,8 +50,9 @@ export class Session {
     this.order = [];
     this.missed = [];
     this.position = 0;
-    this.arrange = (ids) => ids; // the order a run takes its questions in
+    this.arrange = (ids) => ids;
     this.onFinish = null;
+    this.onPlace = null; // {order, position, missed, time} after each step, or null
     this.end.querySelector("[data-restart]").addEventListener("click", () => this.begin(this.allIds(), true));
     this.end.querySelector("[data-again]").addEventListener("click", () => this.begin(this.missed, true));
   }
@@ -43,11 +60,17 @@ export class Session {
   add(item) {
     const id = item.dataset.question;
     const next = item.querySelector("[data-next]");
-    const question = enhanceQuestion(item.querySelector("[data-question]"), {
+    const question = enhanceQuestion(item.querySelector(".question[data-question]"), {
       strings: this.context.strings,
       onAnswer: (choice, correct) => this.answered(id, choice, correct),
-      afterAnswer: () => { next.hidden = false; next.focus(); },
+      afterAnswer: () => {
+        next.hidden = false;
+        next.focus({ preventScroll: true });
+        next.scrollIntoView({ block: "nearest" });
+      },
     });
+    item.querySelector("[data-result]").after(next.parentElement);
+    next.setAttribute("aria-keyshortcuts", "Enter N");
     next.addEventListener("click", () => this.show(this.position + 1, true));
     this.items.set(id, { item, question, next });
   }
@@ -59,9 +82,9 @@ export class Session {
     this.items.clear();
   }
 
-  begin(ids, focus = false) {
-    this.order = this.arrange([...ids]);
-    this.missed = [];
+  begin(ids, focus = false, position = 0, missed = []) {
+    this.order = position ? [...ids] : this.arrange([...ids]);
+    this.missed = [...missed];
     this.end.hidden = true;
     for (const { item, question, next } of this.items.values()) {
       item.hidden = true;
@@ -69,7 +92,7 @@ export class Session {
       next.hidden = true;
     }
     this.root.classList.add("is-running");
-    this.show(0, focus);
+    this.show(position, focus);
   }
 
   show(position, focus) {
@@ -78,6 +101,7 @@ export class Session {
     const total = this.order.length;
     this.progress.max = total;
     this.progress.value = Math.min(position, total);
+    this.tell(position);
     if (position >= total) return this.finish(focus);
     const { item, next } = this.items.get(this.order[position]);
     const values = { number: this.context.format(position + 1), total: this.context.format(total) };
@@ -88,53 +112,74 @@ export class Session {
     if (focus) item.querySelector("[data-item-heading]").focus();
   }
 
-  answered(id, choice, correct) {
-    const store = this.context.store;
-    store.addAttempt(id, choice, correct);
-    if (this.scheduler) store.setSchedule(this.scheduler.plan({ [id]: store.attempts(id) }));
-    if (!correct) this.missed.push(id);
-    this.context.refresh();
-    this.progress.value = this.position + 1;
-    this.progressLabel.textContent = fill(this.text.textProgress, { number: this.context.format(this.position + 1), total: this.context.format(this.order.length) });
+  tell(position) {
+    if (!this.onPlace) return;
+    const kept = position > 0 && position < this.order.length; // nothing to go back to at either end
+    this.onPlace(kept ? { order: this.order, position, missed: this.missed, time: Date.now() } : null);
   }
 
-  finish(focus) {
+  answered(id, choice, correct) {
+    if (!correct) this.missed.push(id);
+    this.context.answer(id, choice, correct).catch((error) => console.warn("studysite: not scheduled", error));
+    this.progress.value = this.position + 1;
+    this.progressLabel.textContent = fill(this.text.textProgress, { number: this.context.format(this.position + 1), total: this.context.format(this.order.length) });
+    this.tell(this.position + 1);
+  }
+
+  async finish(focus) {
+    const { format } = this.context;
     const total = this.order.length;
     const right = total - this.missed.length;
-    this.progressLabel.textContent = fill(this.text.textDone, { total: this.context.format(total) });
-    this.end.querySelector("[data-score]").textContent = fill(this.text.textScore, { correct: this.context.format(right), total: this.context.format(total) });
-    const list = this.end.querySelector("[data-missed-list]");
-    list.replaceChildren(...this.missed.map((id) => {
-      const entry = document.createElement("li");
-      const link = document.createElement("a");
-      link.href = this.items.get(id).item.dataset.href;
-      link.textContent = this.items.get(id).item.dataset.title;
-      entry.append(link);
-      return entry;
-    }));
+    const percent = new Intl.NumberFormat(document.documentElement.lang, { style: "percent" }).format(total ? right / total : 0);
+    this.progressLabel.textContent = fill(this.text.textDone, { total: format(total) });
+    this.end.querySelector("[data-score]").textContent = fill(this.text.textScore, { percent, correct: format(right), total: format(total) });
+    linkList(this.end.querySelector("[data-missed-list]"), this.missed.map((id) => [this.items.get(id).item.dataset.title, this.items.get(id).item.dataset.href]));
     this.end.querySelector("[data-missed]").hidden = !this.missed.length;
     this.end.hidden = false;
-    this.context.refresh();
     if (focus) this.end.querySelector("[data-end-heading]").focus();
     if (this.onFinish) this.onFinish();
+    const order = this.order;
+    await this.context.schedule(order).catch(() => {});
+    this.showUpcoming(order);
+  }
+
+  showUpcoming(ids) {
+    const dates = new Intl.DateTimeFormat(document.documentElement.lang, { weekday: "long", day: "numeric", month: "long" });
+    const days = reviewDays(this.context.store.record().schedule, ids);
+    linkList(this.end.querySelector("[data-upcoming-list]"), days.map(([day, count]) => [fill(this.text.textDay, { date: dates.format(day), count: this.context.format(count) })]));
+    this.end.querySelector("[data-upcoming]").hidden = !days.length;
   }
 }
 
-export async function startPractice(context) {
+function placeToResume(store, topic, session) {
+  const place = store.record().places[topic];
+  const fits = place && place.order.every((id) => session.items.has(id)) && place.position > 0 && place.position < place.order.length;
+  return fits ? place : null;
+}
+
+export function start(context) {
   const root = document.querySelector("[data-practice]");
-  let scheduler = null;
-  try { scheduler = await loadScheduler(root.dataset.scheduler); } catch (error) { console.warn("studysite: no scheduler", error); }
-  const session = new Session(root, context, scheduler);
+  const { store } = context;
+  const topic = root.dataset.topic;
+  const session = new Session(root, context);
   root.querySelectorAll("[data-item]").forEach((item) => session.add(item));
-  const intro = root.querySelector("[data-intro]");
-  intro.textContent = root.dataset.introScripted;
+  root.querySelector("[data-intro]").textContent = root.dataset.introScripted;
   const shuffle = root.querySelector("[data-shuffle]");
-  shuffle.checked = context.store.setting("shuffle") === true;
+  const resume = root.querySelector("[data-resume]");
+  shuffle.checked = store.setting("shuffle") === true;
   session.arrange = (ids) => (shuffle.checked ? shuffled(ids) : ids);
+  session.onPlace = (place) => store.setPlace(topic, place);
+  const restart = (focus) => { resume.hidden = true; session.begin(session.allIds(), focus); };
   shuffle.addEventListener("change", () => {
-    context.store.setSetting("shuffle", shuffle.checked);
-    session.begin(session.allIds(), false);
+    store.setSetting("shuffle", shuffle.checked);
+    restart(false); // the focus stays on the switch
   });
+  root.querySelector("[data-resume-restart]").addEventListener("click", () => restart(true)); // the button goes: focus the first question
+  session.onFinish = () => { resume.hidden = true; };
   root.querySelector("[data-controls]").hidden = false;
-  session.begin(session.allIds(), false);
+  const place = placeToResume(store, topic, session);
+  if (!place) return session.begin(session.allIds(), false);
+  resume.querySelector("[data-resume-text]").textContent = fill(root.dataset.textResumed, { number: context.format(place.position + 1), total: context.format(place.order.length) });
+  resume.hidden = false;
+  session.begin(place.order, false, place.position, place.missed);
 }

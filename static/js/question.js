@@ -1,10 +1,7 @@
-/* A question answerable in place: its lettered choices become buttons; choosing one marks
-   it right or wrong, marks the correct choice (in words, not only colour), announces the
-   result in the live region and opens the explanation.
-
-   The answer is not in the markup before answering except inside the reveal itself: it is
-   read from the reveal's [data-answer]. Markup (templates/macros.html):
-   [data-question] > ol[data-choices] > li > .letter + .choice-text, [data-result], details.reveal */
+/* A question answerable in place: its choices become buttons; choosing one marks it and
+   the right one in words (not colour alone), announces the result and opens the
+   explanation. The answer is read from the reveal's [data-answer], the only place it is
+   before answering. Markup: templates/macros.html. */
 
 export function fill(template, values) {
   return template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
@@ -29,12 +26,14 @@ export function enhanceQuestion(root, { strings, onAnswer = null, afterAnswer = 
     text.id = `${prefix}-text-${index}`;
     button.append(item.querySelector(".letter"));
     button.setAttribute("aria-labelledby", `${button.id} ${text.id}`);
+    if (index < 8) button.setAttribute("aria-keyshortcuts", `${index + 1} ${"ABCDEFGH"[index]}`); // keys.js
     item.prepend(button);
     button.addEventListener("click", () => choose(index));
     item.addEventListener("click", (event) => { if (!event.target.closest("a, button")) button.click(); });
     return button;
   });
   list.classList.add("is-answerable");
+  reveal.querySelector("summary").setAttribute("aria-keyshortcuts", "R");
 
   function mark(item, kind) {
     item.classList.add("is-" + kind);

@@ -1,26 +1,16 @@
-/* The review page: the questions due today under FSRS with a review session (practice.js's
-   Session over the due questions, fetched from their own pages), the mistakes, export and
-   import of the progress as a JSON file, and reset after a confirmation.
+/* The review page: one list to review (due, then wrong) whose place a review session takes
+   while it runs (practice.js's Session over the questions, fetched from their pages), a
+   chart of the coming days, export, import and reset. Markup: templates/review.html. */
 
-   Markup: templates/review.html ([data-review], strings in its data- attributes; the
-   language's questions in the JSON block #review-questions: id -> {title, path}). */
-
-import { Session } from "./practice.js";
-import { loadScheduler, dueIds } from "./schedule.js";
+import { Session, linkList } from "./practice.js";
+import { dueIds, endOfDay } from "./storage.js";
 import { fill } from "./question.js";
+import { drawDueChart } from "./chart.js";
+import { exportData, importText } from "./keeping.js";
 
+const CHART_DAYS = 7;
+const DAY = 24 * 3600 * 1000;
 const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
-
-function links(list, ids, index, rootURL) {
-  list.replaceChildren(...ids.map((id) => {
-    const entry = document.createElement("li");
-    const link = document.createElement("a");
-    link.href = new URL(index[id].path, rootURL).href;
-    link.textContent = index[id].title;
-    entry.append(link);
-    return entry;
-  }));
-}
 
 /* A question's component taken from its own page, its links made absolute. */
 async function fetchQuestion(url) {
@@ -40,42 +30,73 @@ async function fetchQuestion(url) {
   return document.adoptNode(article);
 }
 
-export async function startReview(context) {
+/* The list to review: the questions due today, longest overdue first, then those whose
+   last answer was wrong. */
+export function toReview(record, known, now = Date.now()) {
+  const due = dueIds(record, now).filter((id) => known.has(id));
+  const shown = new Set(due);
+  const wrong = Object.keys(record.attempts).filter((id) => known.has(id) && !shown.has(id) && !record.attempts[id].at(-1).correct);
+  return due.concat(wrong);
+}
+
+function drawChart(root, context, known) {
+  const { schedule, attempts } = context.store.record();
+  const ids = Object.keys(attempts).filter((id) => known.has(id) && schedule[id] && schedule[id].count === attempts[id].length);
+  const lang = document.documentElement.lang;
+  const short = new Intl.DateTimeFormat(lang, { weekday: "short" });
+  const long = new Intl.DateTimeFormat(lang, { weekday: "long", day: "numeric", month: "long" });
+  drawDueChart(root.querySelector("[data-chart]"), dueByDay(schedule, ids, CHART_DAYS), {
+    number: context.format,
+    day: (day) => short.format(day),
+    item: ({ day, count }) => fill(root.dataset.textDay, { date: long.format(day), count: context.format(count) }),
+  });
+}
+
+/* [{day (its last ms), count}] of these ids due on each coming day, the overdue today.
+   Days step from noon: one of 23 or 25 hours is neither skipped nor counted twice. */
+export function dueByDay(schedule, ids, days, now = Date.now()) {
+  const noon = new Date(now).setHours(12, 0, 0, 0);
+  const ends = Array.from({ length: days }, (_, i) => endOfDay(noon + i * DAY));
+  const counts = ends.map((end) => ({ day: end, count: 0 }));
+  for (const id of ids) {
+    const index = ends.findIndex((end) => schedule[id] && schedule[id].due <= end);
+    if (index >= 0) counts[index].count += 1;
+  }
+  return counts;
+}
+
+export async function start(context) {
   const root = document.querySelector("[data-review]");
   const text = root.dataset;
   const index = JSON.parse(document.getElementById("review-questions").textContent);
   const known = new Set(Object.keys(index));
   const rootURL = new URL(context.rootPath, location.href);
   const { store } = context;
-  const scheduler = await loadScheduler(text.scheduler);
   const sessionRoot = root.querySelector("[data-session]");
-  const session = new Session(sessionRoot, context, scheduler, text);
+  const listSection = root.querySelector("[data-list-section]");
+  const session = new Session(sessionRoot, context, text);
   const find = (selector) => root.querySelector(selector);
 
   function render() {
-    const record = store.record();
-    store.setSchedule(scheduler.plan(record.attempts));
-    const fresh = store.record();
-    const due = dueIds(fresh.schedule).filter((id) => known.has(id) && fresh.attempts[id]);
-    const mistakes = Object.keys(fresh.attempts).filter((id) => known.has(id) && !fresh.attempts[id].at(-1).correct);
-    links(find("[data-due-list]"), due, index, rootURL);
-    links(find("[data-mistakes-list]"), mistakes, index, rootURL);
-    find("[data-due-none]").hidden = due.length > 0;
-    find("[data-mistakes-none]").hidden = mistakes.length > 0;
-    find("[data-start-review]").hidden = due.length === 0;
+    const ids = toReview(store.record(), known);
+    linkList(find("[data-list]"), ids.map((id) => [index[id].title, new URL(index[id].path, rootURL).href]));
+    find("[data-list-none]").hidden = ids.length > 0;
+    find("[data-start-review]").hidden = ids.length === 0;
+    drawChart(root, context, known);
     context.refresh();
-    return due;
+    return ids;
   }
 
-  /* The due questions' own pages are fetched together; the session starts only when every
-     one arrived, and the button is off meanwhile, so a double click cannot start two. */
+  /* The questions' own pages are fetched together; the session starts only when every
+     one arrived, and the button is off meanwhile, so a double click cannot start two. The
+     session takes the list's place while it runs. */
   async function startSession() {
     const button = find("[data-start-review]");
     button.disabled = true;
     try {
-      const due = render();
+      const ids = render();
       const template = find("[data-item-template]");
-      const items = await Promise.all(due.map(async (id) => {
+      const items = await Promise.all(ids.map(async (id) => {
         const item = template.content.firstElementChild.cloneNode(true);
         const url = new URL(index[id].path, rootURL).href;
         Object.assign(item.dataset, { question: id, href: url, title: index[id].title });
@@ -87,6 +108,7 @@ export async function startReview(context) {
         sessionRoot.querySelector("[data-session-items]").append(item);
         session.add(item);
       }
+      listSection.hidden = true;
       sessionRoot.hidden = false;
       session.begin(session.allIds(), true);
     } catch (error) {
@@ -96,9 +118,14 @@ export async function startReview(context) {
     }
   }
 
-  session.onFinish = () => render();
+  session.onFinish = () => {
+    listSection.hidden = false;
+    render();
+  };
   find("[data-start-review]").addEventListener("click", () => { startSession(); });
   setUpKeeping(root, context, known, render);
+  context.onRefresh.push(() => { if (!listSection.hidden) drawChart(root, context, known); });
+  await context.schedule().catch(() => {}); // what was answered before scheduling was everywhere
   render();
   root.hidden = false;
 }
@@ -110,7 +137,7 @@ function setUpKeeping(root, context, known, render) {
   const result = find("[data-import-result]");
 
   find("[data-export]").addEventListener("click", () => {
-    const blob = new Blob([JSON.stringify(store.exportData(), null, 2)], { type: "application/json" });
+    const blob = new Blob([JSON.stringify(exportData(store), null, 2)], { type: "application/json" });
     const link = document.createElement("a");
     link.href = URL.createObjectURL(blob);
     link.download = `studysite-progress-${new Date().toISOString().slice(0, 10)}.json`;
@@ -124,7 +151,7 @@ function setUpKeeping(root, context, known, render) {
   input.addEventListener("change", async () => {
     const file = input.files[0];
     if (!file) return;
-    const problem = file.size > MAX_IMPORT_BYTES ? "large" : store.importText(await file.text(), known);
+    const problem = file.size > MAX_IMPORT_BYTES ? "large" : importText(store, await file.text(), known);
     input.value = "";
     if (problem) {
       result.textContent = text["refused" + problem[0].toUpperCase() + problem.slice(1)] || text.refusedUnsaved;
@@ -133,6 +160,7 @@ function setUpKeeping(root, context, known, render) {
     const count = Object.keys(store.record().attempts).filter((id) => known.has(id)).length;
     result.textContent = fill(text.imported, { count: context.format(count) });
     render();
+    context.schedule().then(render); // the imported answers' schedule
   });
 
   const confirm = find("[data-confirm]");

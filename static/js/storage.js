@@ -1,33 +1,47 @@
-/* The reader's progress, kept in localStorage: the one place that reads and writes it.
-
-   One record per site, under a key made of the site's base path, so two Studysite sites on
-   one origin never mix. The record is versioned, validated entry by entry when read, and
-   migrated from older versions. When storage is disabled, full, unreadable or written by a
-   newer version of the site, the store keeps working in memory and says why in `problem`;
-   it never overwrites what it could not read. */
+/* The reader's progress in localStorage: the one place that reads and writes it. One record
+   per site (keyed by its base path), versioned, validated entry by entry and migrated when
+   read. Times are whole milliseconds that round-trip through Date (up to the year 9999).
+   When storage is off, full, unreadable or newer, the store works in memory and says why
+   in `problem`; it never overwrites what it could not read. Import and export: keeping.js. */
 
 export const FORMAT = "studysite-progress";
-export const VERSION = 1;
+export const VERSION = 2;
 const ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const MAX_ATTEMPTS = 200; // per question: older ones are dropped first
+export const MAX_ATTEMPTS = 200; // per question, the oldest dropped first
+const MAX_TIME = Date.UTC(9999, 11, 31);
+export const DEFAULT_GOAL = 10; // answers a day
 
-/* Older versions -> the next one; each step takes a record of version n and returns n + 1. */
-export const MIGRATIONS = {};
+/* Version n -> n + 1; 2 added the daily goal and the places practice pages were left at. */
+export const MIGRATIONS = { 1: (data) => ({ ...data, version: 2, places: {} }) };
 
 export function emptyRecord() {
-  return { format: FORMAT, version: VERSION, attempts: Object.create(null), settings: { shuffle: false }, schedule: Object.create(null) };
+  return { format: FORMAT, version: VERSION, attempts: Object.create(null), settings: { shuffle: false, goal: DEFAULT_GOAL }, schedule: Object.create(null), places: Object.create(null) };
 }
 
 function isObject(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-function validAttempt(a) {
-  return isObject(a) && Number.isInteger(a.choice) && a.choice >= 0 && a.choice < 26 &&
-    typeof a.correct === "boolean" && Number.isFinite(a.time) && a.time > 0;
+export function validTime(time) {
+  return Number.isInteger(time) && time > 0 && time <= MAX_TIME && new Date(time).getTime() === time;
 }
 
-/* A clean record from untrusted data of the current version; bad entries are left out. */
+function validAttempt(a) {
+  return isObject(a) && Number.isInteger(a.choice) && a.choice >= 0 && a.choice < 26 &&
+    typeof a.correct === "boolean" && validTime(a.time);
+}
+
+export function validEntry(entry) {
+  return isObject(entry) && validTime(entry.due) && Number.isInteger(entry.count) && entry.count > 0;
+}
+
+function validPlace({ order, position, missed, time } = {}) {
+  const ids = new Set(Array.isArray(order) ? order.filter((id) => ID.test(id)) : []);
+  return ids.size === order.length && Array.isArray(missed) && missed.every((id) => ids.has(id)) &&
+    Number.isInteger(position) && position >= 0 && position <= order.length && validTime(time);
+}
+
+/* A clean record from untrusted data: bad entries are left out. */
 export function sanitise(data) {
   const record = emptyRecord();
   const ids = (obj) => (isObject(obj) ? Object.keys(obj).filter((id) => ID.test(id)) : []);
@@ -35,10 +49,16 @@ export function sanitise(data) {
     const list = Array.isArray(data.attempts[id]) ? data.attempts[id].filter(validAttempt) : [];
     if (list.length) record.attempts[id] = list.map(({ choice, correct, time }) => ({ choice, correct, time })).sort((a, b) => a.time - b.time).slice(-MAX_ATTEMPTS);
   }
-  if (isObject(data.settings) && typeof data.settings.shuffle === "boolean") record.settings.shuffle = data.settings.shuffle;
+  const settings = isObject(data.settings) ? data.settings : {};
+  if (typeof settings.shuffle === "boolean") record.settings.shuffle = settings.shuffle;
+  if (Number.isInteger(settings.goal) && settings.goal > 0 && settings.goal <= 500) record.settings.goal = settings.goal;
   for (const id of ids(data.schedule)) {
-    const entry = data.schedule[id];
-    if (isObject(entry) && Number.isFinite(entry.due) && Number.isInteger(entry.count)) record.schedule[id] = { due: entry.due, count: entry.count };
+    const { due, count } = data.schedule[id] || {};
+    if (validEntry({ due, count })) record.schedule[id] = { due, count };
+  }
+  for (const id of ids(data.places)) {
+    const { order, position, missed, time } = isObject(data.places[id]) ? data.places[id] : {};
+    if (validPlace({ order, position, missed, time })) record.places[id] = { order: [...order], position, missed: [...missed], time };
   }
   return record;
 }
@@ -58,24 +78,8 @@ export function parseRecord(text, migrations = MIGRATIONS, current = VERSION) {
   return { record: sanitise(data) };
 }
 
-function canRead(storage) {
-  try {
-    storage.getItem("studysite-probe");
-    return true;
-  } catch (error) {
-    return false;
-  }
-}
-
-function canWrite(storage) {
-  try {
-    const key = "studysite-probe";
-    storage.setItem(key, "1");
-    storage.removeItem(key);
-    return true;
-  } catch (error) {
-    return false;
-  }
+function works(probe) {
+  try { probe(); return true; } catch (error) { return false; }
 }
 
 function defaultStorage() {
@@ -83,13 +87,12 @@ function defaultStorage() {
 }
 
 export class Store {
-  /* root: the site's base path ("/repo/"); storage: a Web Storage object, or null. */
   constructor(root, storage = defaultStorage()) {
     this.key = "studysite:" + root;
-    /* A full storage can still be read: the stored progress shows, and new answers are
-       kept in memory on top of it. */
-    this.storage = storage && canRead(storage) ? storage : null;
-    this.writable = Boolean(this.storage) && canWrite(this.storage);
+    // A full storage is still read; new answers are then kept in memory on top.
+    const probe = "studysite-probe";
+    this.storage = storage && works(() => storage.getItem(probe)) ? storage : null;
+    this.writable = Boolean(this.storage) && works(() => { storage.setItem(probe, "1"); storage.removeItem(probe); });
     this.problem = !this.storage ? "unavailable" : this.writable ? "" : "full";
     this.onProblem = null; // called when writing starts to fail
     this.memory = this.read();
@@ -106,8 +109,7 @@ export class Store {
     return emptyRecord();
   }
 
-  /* An unreadable record is copied aside (never lost) and a new one started; a newer
-     one is left alone and this page works in memory. */
+  /* Unreadable: copied aside, never lost; newer: left alone, this page works in memory. */
   setAside(text, error) {
     if (error === "newer") { this.problem = "newer"; this.storage = null; return; }
     this.problem = "corrupt";
@@ -129,12 +131,11 @@ export class Store {
       this.storage.setItem(this.key, JSON.stringify(record));
     } catch (error) {
       this.problem = "full";
-      this.writable = false; // from now on this page keeps its answers in memory
+      this.writable = false;
       if (this.onProblem) this.onProblem(this.problem);
     }
   }
 
-  /* Whether the stored record is read and written anew each time (other tabs' answers kept). */
   live() { return Boolean(this.storage) && this.writable; }
 
   record() { return this.live() ? (this.memory = this.read()) : this.memory; }
@@ -153,44 +154,34 @@ export class Store {
 
   setSetting(name, value) { this.update((record) => { record.settings[name] = value; }); }
 
-  setSchedule(entries) { this.update((record) => { Object.assign(record.schedule, entries); }); }
-
-  /* The export file's data: the record plus where it comes from. */
-  exportData(now = new Date()) {
-    return { ...this.record(), site: this.key.slice("studysite:".length), exported: now.toISOString() };
+  /* Valid entries only: a due date is never null. */
+  setSchedule(entries) {
+    const valid = Object.entries(entries).filter(([id, entry]) => ID.test(id) && validEntry(entry));
+    if (valid.length) this.update((record) => { for (const [id, { due, count }] of valid) record.schedule[id] = { due, count }; });
   }
 
-  /* Merge an export file's text; returns "" or the reason it was refused. Nothing changes on refusal. */
-  importText(text, knownIds = null) {
-    const parsed = parseRecord(text);
-    if (parsed.error) return parsed.error;
-    const incoming = parsed.record;
-    const given = Object.keys(incoming.attempts).length;
-    if (knownIds) {
-      for (const id of Object.keys(incoming.attempts)) if (!knownIds.has(id)) delete incoming.attempts[id];
-      if (!Object.keys(incoming.attempts).length) return given ? "foreign" : "empty";
-    }
-    if (!Object.keys(incoming.attempts).length) return "empty";
-    this.update((record) => mergeInto(record, incoming));
-    return this.problem && this.problem !== "corrupt" ? "unsaved" : "";
+  /* Where a topic's practice was left, or null to forget it. */
+  setPlace(topic, place) {
+    this.update((record) => {
+      if (place && validPlace(place)) record.places[topic] = place;
+      else delete record.places[topic];
+    });
   }
 
   reset() { this.update((record) => Object.assign(record, emptyRecord())); }
 }
 
-/* Attempts are merged, not replaced: nothing already kept is lost. */
-export function mergeInto(record, incoming) {
-  for (const [id, list] of Object.entries(incoming.attempts)) {
-    const mine = record.attempts[id] || [];
-    const seen = new Set(mine.map((a) => a.time + ":" + a.choice));
-    const merged = mine.concat(list.filter((a) => !seen.has(a.time + ":" + a.choice)));
-    record.attempts[id] = merged.sort((a, b) => a.time - b.time).slice(-MAX_ATTEMPTS);
-    delete record.schedule[id];
-  }
-  record.settings = { ...record.settings, ...incoming.settings };
+/* The ids whose schedule lags behind their attempts (never planned, or answered since). */
+export function unscheduled(record) {
+  return Object.keys(record.attempts).filter((id) => (record.schedule[id] || {}).count !== record.attempts[id].length);
 }
 
-/* A question's state for lists: "new", "right", "wrong" or "due". */
+/* Ids due by the end of the reader's day, the longest overdue first. */
+export function dueIds(record, now = Date.now()) {
+  return Object.keys(record.attempts).filter((id) => stateOf(record, id, now) === "due").sort((a, b) => record.schedule[a].due - record.schedule[b].due);
+}
+
+/* "new", "right", "wrong" or "due". */
 export function stateOf(record, id, now = Date.now()) {
   const list = record.attempts[id];
   if (!list || !list.length) return "new";

@@ -21,7 +21,7 @@ from studysite.content.model import Content, answer_letter
 from studysite.i18n.status import TranslationStatus
 from studysite.languages import text_direction
 from studysite.pages import site_pages, term_page
-from studysite.pages.site_pages import SCHEDULER, TITLE_EXCERPT
+from studysite.pages.site_pages import TITLE_EXCERPT
 from studysite.pages.view_models import (
     DESCRIPTION_EXCERPT,
     Choice,
@@ -344,7 +344,7 @@ class ViewBuilder(term_page.TermPage, site_pages.SitePages):
 
         def view() -> PracticeView:
             questions = tuple(PracticeItem(self._question_body(lg, q, linked=True), self.question_link(lg, q, TITLE_EXCERPT)) for q in question_ids)
-            return PracticeView(self.topic_link(lg, topic_id), questions, SCHEDULER)
+            return PracticeView(self.topic_link(lg, topic_id), questions)
 
         alternates = {lang: urls.record("practice", lang, topic_id) for lang, other in self.graph.languages.items() if other.questions_by_topic.get(topic_id)}
         terms = sorted({f"glossary/{t}" for q in question_ids for t in lg.terms_by_question[q]})  # linked in the text

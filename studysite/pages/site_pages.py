@@ -35,7 +35,6 @@ from studysite.pages.view_models import (
 from studysite.study import anki, offline
 
 TITLE_EXCERPT = 70  # characters of a question's stem that make its title
-SCHEDULER = "vendor/ts-fsrs-5.4.2/index.mjs"  # static file the pages that schedule load (practice, review)
 
 
 class SitePages:
@@ -68,6 +67,8 @@ class SitePages:
         topics = tuple(
             TopicCard(
                 link=self.topic_link(lg, t),
+                topic=t,
+                practice=urls.record("practice", language, t) if lg.questions_by_topic[t] else "",
                 summary=description(self.content_html.topics.get((t, lg.edition.topics[t]), "")),
                 questions=len(lg.questions_by_topic[t]),
                 question_ids=" ".join(lg.questions_by_topic[t]),
@@ -122,7 +123,7 @@ class SitePages:
         for q in lg.edition.questions:
             link = self.question_link(lg, q, TITLE_EXCERPT)  # made once per build, with its path
             questions[q] = {"title": link.label, "path": link.path}
-        return ReviewView(questions, SCHEDULER)
+        return ReviewView(questions)
 
     def downloads(self, lg: LanguageGraph) -> Page:
         """The language's Anki deck, how to import it, and the switch that saves the language for offline reading."""

@@ -115,7 +115,6 @@ class PracticeView(View):
 
     topic: Link
     questions: tuple[PracticeItem, ...]
-    scheduler: str  # the static file of the scheduling library
 
 
 @dataclass(frozen=True)
@@ -176,6 +175,8 @@ class ComparisonView(View):
 @dataclass(frozen=True)
 class TopicCard:
     link: Link
+    topic: str  # its id
+    practice: str  # its practice page, "" when it has no questions
     summary: str
     questions: int
     question_ids: str  # space-separated
@@ -229,7 +230,6 @@ class ReviewView(View):
     """review.html: the reader's progress, filled in by the browser."""
 
     questions: Mapping[str, Mapping[str, str]]  # id -> {"title", "path"}: JSON for the page's script
-    scheduler: str
 
 
 @dataclass(frozen=True)

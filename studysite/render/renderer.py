@@ -25,6 +25,7 @@ SITEMAP_MAX_BYTES = 50 * 1024 * 1024
 
 MACROS = "macros.html"  # the pages' macros, m in every template
 
+SCHEDULER = "vendor/ts-fsrs-5.4.2/index.mjs"  # the static file the study scripts schedule with (ts-fsrs)
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' https:; object-src 'none'; base-uri 'none'; form-action 'self'"
 )
@@ -113,9 +114,11 @@ class Renderer:
         return Markup(self.environments[language].get_template(name).render(**context))
 
     def study_strings(self, language: str) -> Markup:
-        """The study scripts' words in a language: the same on every page, rendered once."""
+        """The study scripts' words in a language, and the scheduler's path from the site's
+        root: the same on every page, rendered once."""
         if language not in self._study_strings:
-            self._study_strings[language] = Markup(self.environments[language].get_template("study_strings.html").render())
+            template = self.environments[language].get_template("study_strings.html")
+            self._study_strings[language] = Markup(template.render(scheduler=self.site.assets.get(SCHEDULER, "")))
         return self._study_strings[language]
 
     def page_context(self, page: Page) -> dict:

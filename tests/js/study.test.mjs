@@ -3,9 +3,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as fsrsLib from "../../static/vendor/ts-fsrs-5.4.2/index.mjs";
-import { makeScheduler, dueIds } from "../../static/js/schedule.js";
-import { Store, parseRecord, stateOf, FORMAT, VERSION, emptyRecord } from "../../static/js/storage.js";
+import { makeScheduler } from "../../static/js/schedule.js";
+import { dueByDay } from "../../static/js/review.js";
+import { Store, parseRecord, stateOf, dueIds, unscheduled, FORMAT, VERSION, emptyRecord } from "../../static/js/storage.js";
 import { shuffled } from "../../static/js/practice.js";
+import { importText, exportData } from "../../static/js/keeping.js";
 
 const DAY = 24 * 3600 * 1000;
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
@@ -65,8 +67,10 @@ test("a wrong answer is due the next day, a right one later, and intervals grow"
 
 test("due ids are those due by the end of the day, longest overdue first", () => {
   const now = new Date(2026, 0, 10, 12).getTime();
-  const schedule = { a: { due: now + 3600e3 }, b: { due: now - 2 * DAY }, c: { due: now + 2 * DAY }, d: { due: now - DAY } };
-  assert.deepEqual(dueIds(schedule, now), ["b", "d", "a"]);
+  const schedule = { a: { due: now + 3600e3, count: 1 }, b: { due: now - 2 * DAY, count: 1 }, c: { due: now + 2 * DAY, count: 1 }, d: { due: now - DAY, count: 1 }, e: { due: now - DAY, count: 1 } };
+  const attempts = Object.fromEntries(["a", "b", "c", "d"].map((id) => [id, [{ choice: 0, correct: true, time: 1 }]]));
+  attempts.e = [{ choice: 0, correct: true, time: 1 }, { choice: 0, correct: false, time: 2 }]; // answered since it was planned
+  assert.deepEqual(dueIds({ schedule, attempts }, now), ["b", "d", "a"]);
 });
 
 test("attempts are kept per question under the site's base path", () => {
@@ -127,7 +131,7 @@ test("a storage already full when the page opens still shows the stored progress
   assert.equal(store.problem, "full");
   assert.equal(store.attempts("q").length, 1);
   store.addAttempt("r", 0, true, T0 + 1);
-  assert.deepEqual(Object.keys(store.exportData().attempts).sort(), ["q", "r"]);
+  assert.deepEqual(Object.keys(exportData(store).attempts).sort(), ["q", "r"]);
   assert.equal(JSON.parse(storage.getItem("studysite:/s/")).attempts.q.length, 1); // left as it was
 });
 
@@ -158,14 +162,14 @@ test("import merges, and refuses wrong, foreign and empty files without a change
   store.addAttempt("a", 0, true, T0);
   const before = storage.getItem("studysite:/s/");
   const known = new Set(["a", "b"]);
-  assert.equal(store.importText("hello", known), "corrupt");
-  assert.equal(store.importText('{"format":"anki","version":1}', known), "foreign");
-  assert.equal(store.importText(JSON.stringify({ format: FORMAT, version: 1, attempts: { zz: [{ choice: 0, correct: true, time: 1 }] } }), known), "foreign");
-  assert.equal(store.importText(JSON.stringify({ format: FORMAT, version: 9, attempts: {} }), known), "newer");
-  assert.equal(store.importText(JSON.stringify({ format: FORMAT, version: 1, attempts: {} }), known), "empty");
+  assert.equal(importText(store, "hello", known), "corrupt");
+  assert.equal(importText(store, '{"format":"anki","version":1}', known), "foreign");
+  assert.equal(importText(store, JSON.stringify({ format: FORMAT, version: 1, attempts: { zz: [{ choice: 0, correct: true, time: 1 }] } }), known), "foreign");
+  assert.equal(importText(store, JSON.stringify({ format: FORMAT, version: 9, attempts: {} }), known), "newer");
+  assert.equal(importText(store, JSON.stringify({ format: FORMAT, version: 1, attempts: {} }), known), "empty");
   assert.equal(storage.getItem("studysite:/s/"), before);
   const file = JSON.stringify({ format: FORMAT, version: 1, attempts: { a: [{ choice: 0, correct: true, time: T0 }, { choice: 1, correct: false, time: T0 + 1 }], b: [{ choice: 2, correct: true, time: T0 }] } });
-  assert.equal(store.importText(file, known), "");
+  assert.equal(importText(store, file, known), "");
   assert.equal(store.attempts("a").length, 2, "the attempt already kept is not doubled");
   assert.equal(store.attempts("b").length, 1);
 });
@@ -174,10 +178,10 @@ test("export, reset and import give the progress back", () => {
   const store = new Store("/s/", new FakeStorage());
   store.addAttempt("a", 0, true, T0);
   store.addAttempt("b", 1, false, T0 + 5);
-  const exported = JSON.stringify(store.exportData());
+  const exported = JSON.stringify(exportData(store));
   store.reset();
   assert.deepEqual(store.attempts("a"), []);
-  assert.equal(store.importText(exported, new Set(["a", "b"])), "");
+  assert.equal(importText(store, exported, new Set(["a", "b"])), "");
   assert.equal(stateOf(store.record(), "b"), "wrong");
 });
 
@@ -188,4 +192,114 @@ test("shuffling keeps every question once", () => {
   const order = shuffled(ids, random);
   assert.deepEqual([...order].sort(), ids);
   assert.notDeepEqual(order, ids);
+});
+
+// -- the daily study: version 2, times in range, schedules everywhere, places, streaks ------
+
+const KEY = "studysite:/s/";
+const file = (attempts, version = VERSION) => JSON.stringify({ format: FORMAT, version, attempts });
+
+test("import refuses out-of-range times as it refuses other bad fields", () => {
+  const storage = new FakeStorage();
+  const store = new Store("/s/", storage);
+  store.addAttempt("a", 0, true, T0);
+  const before = storage.getItem(KEY);
+  const known = new Set(["a", "b"]);
+  for (const time of [1e300, -5, 0, 1.5, 8.64e15, Date.UTC(10000, 0, 1), "2026-01-05", null]) {
+    assert.equal(importText(store, file({ b: [{ choice: 0, correct: true, time }] }), known), "empty", `time ${time}`);
+    assert.equal(storage.getItem(KEY), before, `time ${time} changed nothing`);
+  }
+  const text = '{"format":"studysite-progress","version":2,"attempts":{"b":[{"choice":0,"correct":true,"time":1e400}]}}'; // Infinity once parsed
+  assert.equal(importText(store, text, known), "empty");
+  assert.equal(importText(store, file({ b: [{ choice: 0, correct: true, time: T0 }, { choice: 1, correct: false, time: 1e300 }] }), known), "");
+  assert.deepEqual(store.attempts("b"), [{ choice: 0, correct: true, time: T0 }], "only the attempt in range is kept");
+});
+
+test("a due date is never stored as null", () => {
+  const storage = new FakeStorage();
+  const store = new Store("/s/", storage);
+  const scheduler = makeScheduler(fsrsLib);
+  const late = Date.UTC(9999, 11, 30); // in range, but its next review is past the last date there is
+  store.addAttempt("q", 0, true, late);
+  store.setSchedule(scheduler.plan({ q: store.attempts("q"), r: [{ correct: false, time: T0 }] }));
+  store.setSchedule({ s: { due: NaN, count: 1 }, t: { due: null, count: 1 }, u: { due: T0, count: 0 } });
+  const kept = JSON.parse(storage.getItem(KEY)).schedule;
+  assert.deepEqual(Object.keys(kept), ["r"]);
+  assert.ok(Object.values(kept).every((entry) => Number.isInteger(entry.due)));
+  const imported = parseRecord(JSON.stringify({ format: FORMAT, version: 2, attempts: {}, schedule: { q: { due: null, count: 1 }, r: { due: 1e300, count: 1 } } }));
+  assert.deepEqual(Object.keys(imported.record.schedule), []);
+});
+
+test("a version 1 record is migrated to version 2 with everything it held", () => {
+  const old = JSON.stringify({ format: FORMAT, version: 1, attempts: { q: [{ choice: 1, correct: false, time: T0 }] }, settings: { shuffle: true }, schedule: { q: { due: T0 + DAY, count: 1 } } });
+  const storage = new FakeStorage({ [KEY]: old });
+  const store = new Store("/s/", storage);
+  assert.equal(store.problem, "");
+  const record = store.record();
+  assert.equal(record.version, 2);
+  assert.deepEqual(record.attempts.q, [{ choice: 1, correct: false, time: T0 }]);
+  assert.deepEqual(record.schedule.q, { due: T0 + DAY, count: 1 });
+  assert.deepEqual(record.settings, { shuffle: true, goal: 10 });
+  assert.deepEqual({ ...record.places }, {});
+  assert.equal(storage.getItem(KEY), old, "read, not rewritten until something changes");
+  store.setSetting("goal", 20);
+  const saved = JSON.parse(storage.getItem(KEY));
+  assert.equal(saved.version, 2);
+  assert.equal(saved.attempts.q.length, 1, "the progress is kept through the migration");
+  assert.equal(importText(new Store("/s/", new FakeStorage()), old, new Set(["q"])), "", "an old export file imports");
+});
+
+test("a practice place is kept when it is valid, and forgotten on request", () => {
+  const storage = new FakeStorage();
+  const store = new Store("/s/", storage);
+  store.setPlace("t", { order: ["a", "b", "c"], position: 1, missed: ["a"], time: T0 });
+  assert.deepEqual(new Store("/s/", storage).record().places.t, { order: ["a", "b", "c"], position: 1, missed: ["a"], time: T0 });
+  store.setPlace("u", { order: ["a", "a"], position: 1, missed: [], time: T0 }); // an id twice
+  store.setPlace("v", { order: ["a"], position: 3, missed: [], time: T0 }); // past the end
+  store.setPlace("w", { order: ["a"], position: 0, missed: ["z"], time: T0 }); // missed one not in it
+  assert.deepEqual(Object.keys(store.record().places), ["t"]);
+  store.setPlace("t", null);
+  assert.deepEqual(Object.keys(store.record().places), []);
+});
+
+test("questions whose schedule lags behind their attempts are found", () => {
+  const record = emptyRecord();
+  record.attempts.a = [{ choice: 0, correct: true, time: T0 }];
+  record.attempts.b = [{ choice: 0, correct: true, time: T0 }, { choice: 0, correct: false, time: T0 + 1 }];
+  record.attempts.c = [{ choice: 0, correct: true, time: T0 }];
+  record.schedule.b = { due: T0 + DAY, count: 1 };
+  record.schedule.c = { due: T0 + DAY, count: 1 };
+  assert.deepEqual(unscheduled(record), ["a", "b"]);
+});
+
+test("the coming days' due counts put the overdue on today", () => {
+  const now = new Date(2026, 2, 28, 23, 30).getTime(); // a late evening before a change of clocks in Europe
+  const at = (day, hour) => new Date(2026, 2, day, hour).getTime();
+  const schedule = { a: { due: now - 5 * DAY }, b: { due: now + 1000 }, c: { due: at(29, 23) }, d: { due: at(30, 0) }, e: { due: at(30, 23) }, f: { due: now + 30 * DAY } };
+  const days = dueByDay(schedule, Object.keys(schedule), 3, now);
+  assert.deepEqual(days.map((d) => d.count), [2, 1, 2]);
+  assert.deepEqual(days.map((d) => new Date(d.day).getDate()), [28, 29, 30]);
+});
+
+test("the streak counts the days in a row the goal was reached", async () => {
+  const { streak, answersByDay, dayKey } = await import("../../static/js/dashboard.js");
+  const noon = new Date(2026, 0, 10, 12).getTime();
+  const answers = (daysAgo, count) => Array.from({ length: count }, (_, i) => ({ choice: 0, correct: true, time: noon - daysAgo * DAY + i }));
+  const days = answersByDay({ a: [...answers(1, 3), ...answers(2, 3), ...answers(3, 1), ...answers(4, 3)], b: answers(0, 2) });
+  assert.equal(days[dayKey(noon)], 2);
+  assert.equal(streak(days, 3, noon), 2, "today is not yet reached: yesterday and the day before");
+  assert.equal(streak(days, 2, noon), 3, "today reached, so it counts");
+  assert.equal(streak(days, 4, noon), 0);
+});
+
+test("the end screen groups the next reviews by day, and review lists due then wrong, once each", async () => {
+  const { reviewDays } = await import("../../static/js/practice.js");
+  const { toReview } = await import("../../static/js/review.js");
+  const at = (h, day = 12) => new Date(2026, 0, day, h).getTime();
+  assert.deepEqual(reviewDays({ a: { due: at(9) }, b: { due: at(18) }, c: { due: at(9, 15) } }, ["a", "b", "c", "d"]), [[at(0), 2], [at(0, 15), 1]]);
+  const record = emptyRecord();
+  const now = at(12);
+  record.attempts = { a: [{ choice: 0, correct: false, time: now - 2 * DAY }], b: [{ choice: 0, correct: false, time: now }], c: [{ choice: 0, correct: true, time: now }], z: [{ choice: 0, correct: false, time: now }] };
+  record.schedule = { a: { due: now - DAY, count: 1 }, b: { due: now + DAY, count: 1 }, c: { due: now + 3 * DAY, count: 1 } };
+  assert.deepEqual(toReview(record, new Set(["a", "b", "c"]), now), ["a", "b"]);
 });

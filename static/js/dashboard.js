@@ -1,0 +1,77 @@
+/* The home page's dashboard: continue where you left off, due today, today's answers
+   against the daily goal (set here), and the streak of days the goal was reached. */
+
+import { DEFAULT_GOAL, dueIds } from "./storage.js";
+import { fill } from "./question.js";
+
+/* "YYYY-M-D" of a time, in the reader's own time zone. */
+export function dayKey(time) {
+  const date = new Date(time);
+  return `${date.getFullYear()}-${date.getMonth() + 1}-${date.getDate()}`;
+}
+
+/* Answers given on each day: {dayKey: count}. */
+export function answersByDay(attempts) {
+  const days = Object.create(null);
+  for (const list of Object.values(attempts)) for (const { time } of list) days[dayKey(time)] = (days[dayKey(time)] || 0) + 1;
+  return days;
+}
+
+/* Days in a row, back from today, on which at least goal answers were given; today counts
+   once reached, and until then the streak up to yesterday stands. */
+export function streak(days, goal, now = Date.now()) {
+  const day = new Date(now);
+  day.setHours(12, 0, 0, 0);
+  if ((days[dayKey(day)] || 0) < goal) day.setDate(day.getDate() - 1);
+  let count = 0;
+  while ((days[dayKey(day)] || 0) >= goal) {
+    count += 1;
+    day.setDate(day.getDate() - 1);
+  }
+  return count;
+}
+
+/* The latest practice place that is not at its end, with a card to link it from. */
+function lastPlace(places) {
+  return Object.entries(places)
+    .filter(([topic]) => document.querySelector(`[data-topic="${CSS.escape(topic)}"][data-practice-page]`))
+    .sort((a, b) => b[1].time - a[1].time)[0];
+}
+
+function show(body, record, format) {
+  const goal = record.settings.goal || DEFAULT_GOAL;
+  const days = answersByDay(record.attempts);
+  const today = days[dayKey(Date.now())] || 0;
+  body.querySelector("[data-due-count]").textContent = format(dueIds(record).length);
+  body.querySelector("[data-today]").textContent = fill(body.dataset.todayText, { done: format(today), goal: format(goal) });
+  body.querySelector("[data-streak]").textContent = format(streak(days, goal));
+  const progress = body.querySelector("[data-goal-progress]");
+  progress.max = goal;
+  progress.value = Math.min(today, goal);
+  const input = body.querySelector("[data-goal]");
+  if (document.activeElement !== input) input.value = goal;
+  const last = lastPlace(record.places);
+  const line = body.querySelector("[data-continue]");
+  line.hidden = !last;
+  if (!last) return;
+  const [topic, place] = last;
+  const card = document.querySelector(`[data-topic="${CSS.escape(topic)}"]`);
+  const link = line.querySelector("[data-continue-link]");
+  link.href = card.dataset.practicePage;
+  link.textContent = fill(body.dataset.continueText, {
+    topic: card.querySelector("h3").textContent.trim(), number: format(place.position + 1), total: format(place.order.length),
+  });
+}
+
+export function start(context) {
+  const body = document.querySelector("[data-dashboard-body]");
+  const input = body.querySelector("[data-goal]");
+  input.addEventListener("change", () => {
+    const goal = Number(input.value);
+    if (Number.isInteger(goal) && goal >= 1 && goal <= 500) context.store.setSetting("goal", goal);
+    context.refresh();
+  });
+  context.onRefresh.push((record) => show(body, record, context.format));
+  show(body, context.store.record(), context.format);
+  body.hidden = false;
+}
