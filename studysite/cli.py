@@ -12,7 +12,7 @@ from studysite.diagnostics import ContentError, Report, built_summary, plural, p
 from studysite.i18n import catalogs
 from studysite.i18n.status import format_status
 from studysite.incremental.cache import open_cache
-from studysite.output.search import SearchIndexError
+from studysite.output.search import SearchIndexError, SearchToolError
 from studysite.output.write import OutputError
 from studysite.pages import urls
 
@@ -100,6 +100,9 @@ def main(argv: list[str] | None = None) -> int:
     except SearchIndexError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_CONTENT
+    except SearchToolError as error:
+        print(f"error: {error}; the previous site is unchanged.", file=sys.stderr)
+        return EXIT_SYSTEM
     except KeyboardInterrupt:
         print("Interrupted; nothing was left half-written.", file=sys.stderr)
         return EXIT_INTERRUPTED

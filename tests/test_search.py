@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import gzip
 import json
+import tempfile
 from pathlib import Path
 
 import pytest
+from conftest import SAMPLE_CONTENT, run_cli
 
 from studysite.output import search
 
@@ -75,3 +77,37 @@ def test_the_reveal_is_indexed_by_its_answer_and_explanation_not_by_the_words_of
     questions = {url: text for url, text in texts.items() if "/nl/questions/" in url}
     assert questions and all("Antwoord:" in text for text in questions.values())
     assert not [url for url, text in texts.items() if "toelichting tonen" in text or "toelichting verbergen" in text]
+
+
+@pytest.mark.skipif(not Path("/dev/shm").is_dir(), reason="needs a tmpfs at /dev/shm")
+def test_the_index_is_the_same_on_every_file_system(tmp_path: Path):
+    """tmpfs lists a folder newest first, ext4 in the order of its names' hashes: Pagefind
+    is given the pages in the order of their paths, so the index does not follow either."""
+    with tempfile.TemporaryDirectory(dir="/dev/shm") as memory:
+        made = {}
+        for name, folder in (("disk", tmp_path), ("memory", Path(memory))):
+            result = run_cli("build", "--content", SAMPLE_CONTENT, "--out", folder / "site", "--jobs", "2")
+            assert result.status == 0, result.err
+            made[name] = files(folder / "site/pagefind")
+    assert any(path.endswith(".pf_meta") for path in made["disk"])
+    assert made["disk"] == made["memory"]
+
+
+def pagefind_limited_to(blocks: int):
+    """Pagefind run under a file-size limit (in blocks of 512 bytes), as `ulimit -f` sets it."""
+    choose = search.pagefind_command
+    return lambda language: ["sh", "-c", f'ulimit -f {blocks}; exec "$0" "$@"', *choose(language)]
+
+
+def test_pagefind_stopped_by_a_signal_is_a_fault_of_the_system_named(sample_site: Path, tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(search, "pagefind_command", pagefind_limited_to(1))
+    with pytest.raises(search.SearchToolError, match=r"stopped by SIGXFSZ \(File size limit exceeded\)"):
+        search.index_languages([search.LanguageIndex("nl", sample_site, tmp_path / "nl")])
+
+
+def test_a_build_whose_pagefind_is_stopped_by_a_signal_exits_3(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(search, "pagefind_command", pagefind_limited_to(1))
+    result = run_cli("build", "--content", SAMPLE_CONTENT, "--out", tmp_path / "site")
+    assert result.status == 3
+    assert "SIGXFSZ" in result.err and "Traceback" not in result.err
+    assert not (tmp_path / "site").exists()
