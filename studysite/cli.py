@@ -12,12 +12,13 @@ from studysite.diagnostics import ContentError, Report, built_summary, plural, p
 from studysite.i18n import catalogs
 from studysite.i18n.status import format_status
 from studysite.incremental.cache import open_cache
+from studysite.output.lock import BuildBusy, build_lock
 from studysite.output.search import SearchIndexError, SearchToolError
 from studysite.output.write import OutputError
 from studysite.pages import urls
 
 # 3: the system refused (the output folder could not be written: a full disk, no permission;
-# or serve's port is taken). Kept apart from 1, so a script can tell a content mistake from it.
+# another build held it too long; Pagefind was stopped by a signal; or serve's port is taken). Kept apart from 1, so a script can tell a content mistake from it.
 EXIT_OK, EXIT_CONTENT, EXIT_USAGE, EXIT_SYSTEM, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 WRITING_COMMANDS = (None, "build", "serve")
 
@@ -103,6 +104,9 @@ def main(argv: list[str] | None = None) -> int:
     except SearchToolError as error:
         print(f"error: {error}; the previous site is unchanged.", file=sys.stderr)
         return EXIT_SYSTEM
+    except BuildBusy as error:
+        print(f"error: {error}.", file=sys.stderr)
+        return EXIT_SYSTEM
     except KeyboardInterrupt:
         print("Interrupted; nothing was left half-written.", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -131,7 +135,9 @@ def _options(args) -> pipeline.Options:
 
 
 def run_build(args) -> int:
-    result = pipeline.build(_options(args))
+    options = _options(args)
+    with build_lock(options.out_dir, options.content_dir):
+        result = pipeline.build(options)
     print_report(result.report, sys.stderr)
     print(built_summary(result.pages, result.languages, result.seconds, result.changed, len(result.report.warnings)))
     return EXIT_OK

@@ -4,12 +4,14 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, run_cli
 
 from studysite.output import write
+from studysite.output.lock import build_lock
 from studysite.output.write import MARKER, PENDING, Manifest, OutputError, SiteWriter, check_output_folder, read_manifest
 
 
@@ -114,7 +116,7 @@ def test_sigterm_during_a_build_leaves_the_previous_site(tmp_path):
         assert b"Traceback" not in err
         files = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
         assert files == before or process.returncode == 0  # interrupted, or done before the signal
-        assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["site", "site.lock"]
 
 
 def test_refuses_a_symbolic_link_as_output(tmp_path):
@@ -154,3 +156,56 @@ def test_a_rebuild_stopped_while_moving_its_files_in_is_made_good_by_the_next(tm
     rebuild(b"two")
     assert [(out / name).read_bytes() for name in ("a.html", "b.html", "c.html")] == [b"two"] * 3
     assert not (out / PENDING).exists() and set(read_manifest(out).inputs) == {"a.html", "b.html", "c.html"}
+
+
+def test_two_builds_into_one_folder_at_once_take_turns(tmp_path):
+    """Neither removes the other's temporary folder, and what they leave is a site whose
+    every file is in its manifest, which the next build takes up."""
+    site = tmp_path / "site"
+    command = [sys.executable, "build.py", "--out", str(site), "--jobs", "1"]
+    environment = {**os.environ, "STUDYSITE_CACHE_DIR": str(tmp_path / "cache")}
+    builds = [subprocess.Popen(command, cwd=ROOT, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    ended = [build.communicate(timeout=120) for build in builds]
+    assert [build.returncode for build in builds] == [0, 0], ended
+    manifest = check_output_folder(site, [])  # raises if a file is not in the manifest
+    assert any(path.startswith("pagefind/nl/") for path in manifest.files)
+    assert set(manifest.files) | {MARKER} == {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
+    again = subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0, again.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cache", "site", "site.lock"]
+
+
+def test_a_build_waits_for_the_one_that_holds_the_folder(make_content, tmp_path, monkeypatch):
+    content, site = make_content(), tmp_path / "site"
+    monkeypatch.setenv("STUDYSITE_LOCK_TIMEOUT", "30")
+    held, released = threading.Event(), []
+
+    def other_build():
+        with build_lock(site, content):
+            held.set()
+            time.sleep(0.7)
+            released.append(time.monotonic())
+
+    threading.Thread(target=other_build).start()
+    held.wait(10)
+    result = run_cli("build", "--content", content, "--out", site, "--no-search")
+    assert result.status == 0 and released and time.monotonic() > released[0]
+    assert f"Waiting for another build of {site.as_posix()}/ to finish" in result.err
+
+
+def test_a_build_that_waits_too_long_for_the_folder_exits_3(make_content, tmp_path, monkeypatch):
+    content, site = make_content(), tmp_path / "site"
+    monkeypatch.setenv("STUDYSITE_LOCK_TIMEOUT", "0.3")
+    with build_lock(site, content):
+        result = run_cli("build", "--content", content, "--out", site, "--no-search")
+    assert result.status == 3
+    assert "another build of" in result.err and "has not finished after 0.3 s" in result.err and "Traceback" not in result.err
+    assert not site.exists()
+
+
+def test_builds_with_one_cache_take_turns(make_content, tmp_path, monkeypatch):
+    content = make_content()
+    monkeypatch.setenv("STUDYSITE_LOCK_TIMEOUT", "0.3")
+    with build_lock(tmp_path / "other-site", content):
+        result = run_cli("build", "--content", content, "--out", tmp_path / "site", "--no-search")
+    assert result.status == 3 and "another build with the same cache" in result.err

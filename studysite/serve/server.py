@@ -30,6 +30,9 @@ from studysite import pipeline
 from studysite.diagnostics import ContentError, Report, built_summary, plural, print_failure, print_report
 from studysite.incremental.cache import BuildCache, open_cache
 from studysite.incremental.quick_edit import LiveSite
+from studysite.output.lock import BuildBusy, build_lock
+from studysite.output.search import SearchIndexError, SearchToolError
+from studysite.output.write import OutputError
 from studysite.pages import urls
 
 RELOAD_PATH = "/__reload"  # the build number as text, for scripts
@@ -42,6 +45,7 @@ STEP_MS = 5  # the quiet after an event that ends a burst
 SWITCH_SECONDS = 0.0005  # how long a busy thread keeps Python before the server thread may answer a request (default 5 ms)
 QUIET_SECONDS = 1.0  # the build that follows quick edits waits for a pause this long
 WAKE_MS = 50  # with no file event, the watcher hands back control this often (the first time: it is set up)
+TOLD_ERRORS = (BuildBusy, OutputError, SearchIndexError, SearchToolError, OSError)  # a build's failures that need no traceback
 BUILT, FAILED, SUPERSEDED = "built", "failed", "superseded"  # how a build in serve ended
 
 
@@ -264,7 +268,8 @@ def rebuild(options: pipeline.Options, cache: BuildCache, state: LiveState, anno
     committed and reports nothing). Report the outcome on the terminal and, if announce or
     pages changed, to the pages (problems always). Never raises."""
     try:
-        result = pipeline.build(options, cache, guard)
+        with build_lock(options.out_dir, options.content_dir):
+            result = pipeline.build(options, cache, guard)
     except KeyboardInterrupt:
         raise
     except pipeline.Superseded:
@@ -272,6 +277,8 @@ def rebuild(options: pipeline.Options, cache: BuildCache, state: LiveState, anno
     except Exception as error:  # any failure: report it and keep serving the previous site
         if isinstance(error, ContentError):
             print_failure(error.diagnostics, sys.stderr)  # as `build` prints them
+        elif isinstance(error, TOLD_ERRORS):  # their message says it all, as `build` prints it
+            print(f"error: {error}", file=sys.stderr)
         else:
             print(f"error: {type(error).__name__}: {error}", file=sys.stderr)
             traceback.print_exc(limit=-3)
