@@ -91,9 +91,7 @@ class BuildCache:
     history: dict = field(default_factory=dict)  # the translations' age by git (i18n/status.py)
     found: dict[str, list[str]] = field(default_factory=dict)  # the terms named in a question's text (content/graph.py)
     ui_messages: dict[str, list[str]] = field(default_factory=dict)  # the templates' messages, by their digest (i18n/status.py)
-    readings: dict[str, object] = field(
-        default_factory=dict
-    )  # what reading each content file gave, by its bytes (incremental/readings.py); pickled as the file held it
+    readings: dict[str, object] = field(default_factory=dict)  # what reading each content file gave, by its bytes (incremental/readings.py); pickled as the file held it
     signatures: dict[str, list] = field(default_factory=dict)  # what the last build saw of each file it read (incremental/inputs.py)
     _used: set[str] = field(default_factory=set)
     _readings_taken: bool = False  # whether the readings' file was read (all_readings)
