@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import gzip
 import json
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -93,21 +95,31 @@ def test_the_index_is_the_same_on_every_file_system(tmp_path: Path):
     assert made["disk"] == made["memory"]
 
 
-def pagefind_limited_to(blocks: int):
-    """Pagefind run under a file-size limit (in blocks of 512 bytes), as `ulimit -f` sets it."""
-    choose = search.pagefind_command
-    return lambda language: ["sh", "-c", f'ulimit -f {blocks}; exec "$0" "$@"', *choose(language)]
+def pagefind_stopped_by(signal_name: str):
+    """A Pagefind that the system stops with a signal as it starts (as SIGXFSZ stops a
+    process over its file-size limit, or SIGKILL one out of memory)."""
+    return lambda language: ["sh", "-c", f"kill -s {signal_name} $$"]
 
 
 def test_pagefind_stopped_by_a_signal_is_a_fault_of_the_system_named(sample_site: Path, tmp_path: Path, monkeypatch):
-    monkeypatch.setattr(search, "pagefind_command", pagefind_limited_to(1))
+    monkeypatch.setattr(search, "pagefind_command", pagefind_stopped_by("XFSZ"))
     with pytest.raises(search.SearchToolError, match=r"stopped by SIGXFSZ \(File size limit exceeded\)"):
         search.index_languages([search.LanguageIndex("nl", sample_site, tmp_path / "nl")])
 
 
 def test_a_build_whose_pagefind_is_stopped_by_a_signal_exits_3(tmp_path: Path, monkeypatch):
-    monkeypatch.setattr(search, "pagefind_command", pagefind_limited_to(1))
+    monkeypatch.setattr(search, "pagefind_command", pagefind_stopped_by("KILL"))
     result = run_cli("build", "--content", SAMPLE_CONTENT, "--out", tmp_path / "site")
     assert result.status == 3
-    assert "SIGXFSZ" in result.err and "Traceback" not in result.err
+    assert "stopped by SIGKILL" in result.err and "Traceback" not in result.err
     assert not (tmp_path / "site").exists()
+
+
+def test_a_build_over_its_file_size_limit_exits_3(tmp_path: Path):
+    """The index's files are written by the build, which the limit refuses (EFBIG; Python
+    ignores SIGXFSZ) as a full disk would."""
+    limit = "import resource, sys; resource.setrlimit(resource.RLIMIT_FSIZE, (40_000, 40_000)); from studysite.cli import main; sys.exit(main(sys.argv[1:]))"
+    command = [sys.executable, "-c", limit, "build", "--content", str(SAMPLE_CONTENT), "--out", str(tmp_path / "site")]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 3, result.stderr
+    assert "File too large" in result.stderr and "Traceback" not in result.stderr

@@ -8,7 +8,7 @@ import threading
 import time
 
 import pytest
-from conftest import ROOT, run_cli
+from conftest import ROOT, SAMPLE_CONTENT, run_cli
 
 from studysite.output import write
 from studysite.output.lock import build_lock
@@ -28,7 +28,7 @@ def test_first_build_creates_a_marked_folder(tmp_path):
     build_into(out, {"index.html": b"hello", "a/b/index.html": b"deep"})
     assert (out / "a/b/index.html").read_bytes() == b"deep"
     assert set(read_manifest(out).files) == {"index.html", "a/b/index.html"}
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site", "site.lock"]
 
 
 def test_unchanged_files_are_carried_over_as_hard_links(tmp_path):
@@ -69,7 +69,7 @@ def test_an_error_leaves_the_old_site_and_no_temporary_folder(tmp_path):
         writer.write("index.html", b"new")
         raise RuntimeError("render failed")
     assert (out / "index.html").read_bytes() == b"old"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site", "site.lock"]
 
 
 def test_refuses_folders_with_foreign_files(tmp_path):
@@ -100,7 +100,7 @@ def test_stale_temporary_folders_of_interrupted_builds_are_removed(tmp_path):
         writer.temp_dir.mkdir()
     (tmp_path / ".site.tmp-12345").mkdir()  # not ours: no marker
     build_into(out, {"index.html": b"y"})
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".site.tmp-12345", "site"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".site.tmp-12345", "site", "site.lock"]
 
 
 def test_sigterm_during_a_build_leaves_the_previous_site(tmp_path):
@@ -209,3 +209,54 @@ def test_builds_with_one_cache_take_turns(make_content, tmp_path, monkeypatch):
     with build_lock(tmp_path / "other-site", content):
         result = run_cli("build", "--content", content, "--out", tmp_path / "site", "--no-search")
     assert result.status == 3 and "another build with the same cache" in result.err
+
+
+def test_files_changed_by_hand_are_written_again_by_the_next_build(tmp_path):
+    site = tmp_path / "site"
+    assert run_cli("build", "--content", SAMPLE_CONTENT, "--out", site).status == 0
+    changed = [site / "nl/index.html", site / "pagefind/nl/pagefind-entry.json", *site.glob("assets/site.*.js"), *site.glob("nl/downloads/*.apkg")]
+    before = {path: path.read_bytes() for path in changed}
+    for path in changed:
+        with path.open("ab") as file:
+            file.write(b"<script>alert(1)</script>")
+    again = run_cli("build", "--content", SAMPLE_CONTENT, "--out", site)
+    assert again.status == 0 and "(0 files changed)" not in again.out, again.err
+    assert {path: path.read_bytes() for path in changed} == before
+    assert "(0 files changed)" in run_cli("build", "--content", SAMPLE_CONTENT, "--out", site).out
+
+
+def test_a_file_changed_in_place_keeping_its_size_is_written_again(make_content, tmp_path):
+    content, site = make_content(), tmp_path / "site"
+    assert run_cli("build", "--content", content, "--out", site, "--no-search").status == 0
+    page = site / "nl/index.html"
+    before = page.read_bytes()
+    time.sleep(0.01)
+    with page.open("r+b") as file:  # the same file and size, another byte
+        file.seek(len(before) // 2)
+        file.write(b"X" if before[len(before) // 2 : len(before) // 2 + 1] != b"X" else b"Y")
+    assert run_cli("build", "--content", content, "--out", site, "--no-search").status == 0
+    assert page.read_bytes() == before
+
+
+def test_a_build_with_nothing_to_do_reads_no_file_of_the_site(make_content, tmp_path, monkeypatch):
+    content, site = make_content(), tmp_path / "site"
+    assert run_cli("build", "--content", content, "--out", site, "--no-search").status == 0
+
+    def read(path):
+        raise AssertionError(f"read {path}")
+
+    monkeypatch.setattr(write, "_file_digest", read)
+    result = run_cli("build", "--content", content, "--out", site, "--no-search")
+    assert result.status == 0 and "(0 files changed)" in result.out
+
+
+@pytest.mark.parametrize(("name", "target"), [("etcdir", "/etc"), ("hostname", "/etc/hostname"), ("nl/index.html", "/etc/hostname")])
+def test_a_link_in_the_output_folder_is_a_file_it_did_not_write(make_content, tmp_path, name, target):
+    content, site = make_content(), tmp_path / "site"
+    assert run_cli("build", "--content", content, "--out", site, "--no-search").status == 0
+    link = site / name
+    link.unlink(missing_ok=True)
+    link.symlink_to(target)
+    result = run_cli("build", "--content", content, "--out", site, "--no-search")
+    assert result.status == 2 and f"{name} (a link)" in result.err and "Traceback" not in result.err
+    assert link.is_symlink()

@@ -5,8 +5,9 @@ A build holds an exclusive lock (flock) on a file beside its output folder (`sit
 beside its cache file, from before it looks at the previous output until its own is in
 place. Another build of the same folder, or with the same cache, waits for it and says so;
 after STUDYSITE_LOCK_TIMEOUT seconds (default 600) it gives up (BuildBusy, exit status 3).
-The lock files stay: removing one while another build waits on it would let two builds
-each lock a file of their own. The system frees a lock when its process ends, however.
+The lock files stay (the output's also records what its last build left: write.py):
+removing one while another build waits on it would let two builds each lock a file of
+their own. The system frees a lock when its process ends, however it ends.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from studysite.incremental.cache import cache_folder, site_name
+from studysite.output.write import lock_file
 
 DEFAULT_TIMEOUT = 600.0
 POLL_SECONDS = 0.05
@@ -27,11 +29,6 @@ POLL_SECONDS = 0.05
 
 class BuildBusy(Exception):
     """Another build held the output folder or the cache for longer than the timeout."""
-
-
-def output_lock_file(out_dir: Path) -> Path:
-    out = out_dir.resolve()
-    return out.parent / f"{out.name}.lock"
 
 
 def cache_lock_file(content_dir: Path) -> Path:
@@ -51,7 +48,7 @@ def build_lock(out_dir: Path, content_dir: Path, timeout: float | None = None) -
     never each hold what the other waits for)."""
     timeout = lock_timeout() if timeout is None else timeout
     name = f"{out_dir.as_posix().rstrip('/')}/"
-    with _held(output_lock_file(out_dir), f"another build of {name}", timeout, required=True):
+    with _held(lock_file(out_dir), f"another build of {name}", timeout, required=True):
         with _held(cache_lock_file(content_dir), "another build with the same cache", timeout, required=False):
             yield
 

@@ -27,7 +27,7 @@ import tempfile
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from studysite.output.write import Manifest, SiteWriter
 from studysite.pages import urls
@@ -86,12 +86,13 @@ def index_languages(indexes: list[LanguageIndex], jobs: int = 1, made: Callable[
             indexer = running[0]
             indexer.wait()
             running.pop(0)
-            failure = failure or indexer.failure()
-            if failure is None:
-                _make_deterministic(indexer.index.output_dir / ENTRY_FILE)
+            problem = indexer.failure()
+            if problem is None:
+                indexer.write()
                 if made is not None:
                     made(indexer.index)
             else:
+                failure = failure or problem
                 waiting.clear()
     finally:
         for indexer in running:
@@ -135,16 +136,18 @@ class _Indexer:
     """Pagefind's service (`pagefind --service`) making one language's index. It is given
     the pages one by one in the order of their paths, so the index does not depend on the
     order in which the file system lists a folder (Pagefind's own walk of --site does):
-    the same pages give the same bytes on ext4 and on tmpfs. The conversation runs in a
-    thread; what Pagefind says besides goes to a file, not a pipe nobody reads."""
+    the same pages give the same bytes on ext4 and on tmpfs. It hands the index's files
+    back, and they are written here (the service answers before its own writes are done).
+    The conversation runs in a thread; what Pagefind says besides goes to a file, not a
+    pipe nobody reads."""
 
     def __init__(self, index: LanguageIndex):
-        self.index, self.errors, self.answered, self.stopped = index, [], False, False
+        self.index, self.errors, self.files = index, [], None
         pages = index.listed()
         self.requests = [
             {"type": "NewIndex", "config": {"root_selector": ROOT_SELECTOR}},
             *({"type": "AddDir", "index_id": 0, "path": str(folder.resolve()), "glob": path} for path, folder in pages),
-            {"type": "WriteFiles", "index_id": 0, "output_path": str(index.output_dir.resolve())},
+            {"type": "GetFiles", "index_id": 0},
         ]
         self.pages = len(pages)
         self.output = tempfile.TemporaryFile()
@@ -166,32 +169,34 @@ class _Indexer:
             return
 
     def _talk(self) -> None:
-        """Send the requests and read the answers up to the last one; then close Pagefind's
-        input, which ends it."""
+        """Send the requests and read the answers (each base64 ended by a comma; the last,
+        the index's files, some megabytes) up to the last one; then close Pagefind's input,
+        which ends it."""
         feeder = threading.Thread(target=self._feed, daemon=True)
         feeder.start()
-        last, pending = len(self.requests) - 1, b""
-        while chunk := self.process.stdout.read1(1 << 16):
-            *answers, pending = (pending + chunk).split(b",")
-            for answer in answers:
-                response = json.loads(base64.b64decode(answer))
-                payload = response.get("payload") or {}
-                if payload.get("type") == "Error":
-                    self.errors.append(str(payload.get("message", "")).strip())
-                if response.get("message_id") == last:
-                    self.answered = True
-            if self.answered:
-                break
+        parts: list[bytes] = []
+        while self.files is None and (chunk := self.process.stdout.read1(1 << 16)):
+            while (comma := chunk.find(b",")) >= 0:
+                parts.append(chunk[:comma])
+                self._take(json.loads(base64.b64decode(b"".join(parts))))
+                parts, chunk = [], chunk[comma + 1 :]
+            parts.append(chunk)
         feeder.join()
         with contextlib.suppress(OSError):
             self.process.stdin.close()
+
+    def _take(self, response: dict) -> None:
+        payload = response.get("payload") or {}
+        if payload.get("type") == "Error":
+            self.errors.append(str(payload.get("message", "")).strip())
+        if response.get("message_id") == len(self.requests) - 1:
+            self.files = payload.get("files") or []
 
     def wait(self) -> None:
         self.thread.join()
         self.process.wait()
 
     def stop(self) -> None:
-        self.stopped = True
         self.process.kill()
         self.wait()
         self.output.close()
@@ -206,12 +211,24 @@ class _Indexer:
         if code < 0:
             name = signal.Signals(-code).name if -code in signal.valid_signals() else f"signal {-code}"
             return SearchToolError(f"Pagefind was stopped by {name} ({signal.strsignal(-code)}) while indexing '{self.index.language}'")
-        if self.errors or code != 0 or not self.answered:
+        if self.errors or code != 0 or not self.files:
             detail = self.errors[-1] if self.errors else said[-1] if said else f"exit status {code}"
             return SearchIndexError(f"Pagefind could not index the site: {detail}")
         if not self.pages:
             return SearchIndexError(f"Pagefind could not index the site: no page of '{self.index.language}' to index")
         return None
+
+    def write(self) -> None:
+        """Write the index's files into its folder (OSError if the system refuses)."""
+        folder = self.index.output_dir
+        for file in self.files or []:
+            path = PurePosixPath(file["path"])
+            if path.is_absolute() or ".." in path.parts:
+                raise SearchIndexError(f"Pagefind named a file outside its folder: {file['path']}")
+            target = folder / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(base64.b64decode(file["content"]))
+        _make_deterministic(folder / ENTRY_FILE)
 
 
 def _make_deterministic(entry_file: Path) -> None:
@@ -223,10 +240,12 @@ def _make_deterministic(entry_file: Path) -> None:
 
 def languages_to_index(writer: SiteWriter, previous: Manifest) -> set[str]:
     """The languages whose indexed pages changed since the previous build (in it or by quick
-    edits since), or whose index a preview kept though they had."""
+    edits since), whose index a preview kept though they had, or one of whose index files
+    is not as the previous build left it."""
     written, old = writer.written, previous.files
     changed = {path.split("/", 1)[0] for path in set(written) | set(old) if is_indexed(path) and written.get(path) != old.get(path)}
     changed |= {path.split("/", 1)[0] for path in previous.pending if is_indexed(path)}
+    changed |= {path.split("/")[1] for path in previous.pending if path.startswith(urls.SEARCH_INDEX_FOLDER + "/")}  # an index file changed by hand
     behind = {path.split("/")[1] for path, key in previous.inputs.items() if key == INDEX_BEHIND and path.startswith(urls.SEARCH_INDEX_FOLDER + "/")}
     return changed | behind
 
