@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -123,3 +124,11 @@ def test_a_build_over_its_file_size_limit_exits_3(tmp_path: Path):
     result = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert result.returncode == 3, result.stderr
     assert "File too large" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_an_answer_pagefind_did_not_make_is_an_index_error_not_a_traceback(sample_site: Path, tmp_path: Path, monkeypatch, capsys):
+    monkeypatch.setattr(search, "pagefind_command", lambda language: ["sh", "-c", "printf 'not base64!,'; sleep 30"])
+    started = time.monotonic()
+    with pytest.raises(search.SearchIndexError, match="an answer that could not be read"):
+        search.index_languages([search.LanguageIndex("nl", sample_site, tmp_path / "nl")])
+    assert time.monotonic() - started < 20 and "Traceback" not in capsys.readouterr().err

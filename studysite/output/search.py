@@ -142,7 +142,7 @@ class _Indexer:
     pipe nobody reads."""
 
     def __init__(self, index: LanguageIndex):
-        self.index, self.errors, self.files = index, [], None
+        self.index, self.errors, self.files, self.killed = index, [], None, False
         pages = index.listed()
         self.requests = [
             {"type": "NewIndex", "config": {"root_selector": ROOT_SELECTOR}},
@@ -175,18 +175,28 @@ class _Indexer:
         feeder = threading.Thread(target=self._feed, daemon=True)
         feeder.start()
         parts: list[bytes] = []
-        while self.files is None and (chunk := self.process.stdout.read1(1 << 16)):
+        while self.files is None and not self.killed and (chunk := self.process.stdout.read1(1 << 16)):
             while (comma := chunk.find(b",")) >= 0:
                 parts.append(chunk[:comma])
-                self._take(json.loads(base64.b64decode(b"".join(parts))))
+                try:
+                    self._take(json.loads(base64.b64decode(b"".join(parts))))
+                except ValueError:  # not an answer of its service: stop it
+                    self.errors.append("Pagefind gave an answer that could not be read")
+                    self.killed = True
+                    self.process.kill()
+                    break
                 parts, chunk = [], chunk[comma + 1 :]
             parts.append(chunk)
+        if self.killed:
+            return
         feeder.join()
         with contextlib.suppress(OSError):
             self.process.stdin.close()
 
-    def _take(self, response: dict) -> None:
-        payload = response.get("payload") or {}
+    def _take(self, response: object) -> None:
+        if not isinstance(response, dict) or not isinstance(response.get("payload"), dict):
+            raise ValueError("not an answer")
+        payload = response["payload"]
         if payload.get("type") == "Error":
             self.errors.append(str(payload.get("message", "")).strip())
         if response.get("message_id") == len(self.requests) - 1:
@@ -208,7 +218,7 @@ class _Indexer:
         said = self.output.read().decode(errors="replace").strip().splitlines()
         self.output.close()
         code = self.process.returncode
-        if code < 0:
+        if code < 0 and not self.killed:
             name = signal.Signals(-code).name if -code in signal.valid_signals() else f"signal {-code}"
             return SearchToolError(f"Pagefind was stopped by {name} ({signal.strsignal(-code)}) while indexing '{self.index.language}'")
         if self.errors or code != 0 or not self.files:
