@@ -90,7 +90,7 @@ def test_refuses_an_output_folder_inside_the_content(make_content):
     content = make_content()
     result = run_cli("build", "--content", content, "--out", content / "site")
     assert result.status == 2 and "overlaps" in result.err
-    assert not (content / "site").exists()
+    assert not (content / "site").exists() and not (content / "site.lock").exists()
 
 
 def test_language_without_catalog_builds_with_english_ui_and_one_warning(make_content, tmp_path):

@@ -17,11 +17,11 @@ import fcntl
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from studysite.incremental.cache import cache_folder, site_name
-from studysite.output.write import lock_file
+from studysite.output.write import check_overlap, lock_file
 
 DEFAULT_TIMEOUT = 600.0
 POLL_SECONDS = 0.05
@@ -43,9 +43,11 @@ def lock_timeout() -> float:
 
 
 @contextlib.contextmanager
-def build_lock(out_dir: Path, content_dir: Path, timeout: float | None = None) -> Iterator[None]:
+def build_lock(out_dir: Path, content_dir: Path, protected: Sequence[Path] = (), timeout: float | None = None) -> Iterator[None]:
     """Hold the output folder and the cache of content_dir, in that order (so two builds
-    never each hold what the other waits for)."""
+    never each hold what the other waits for); OutputError first, with no lock file made,
+    if the output folder overlaps a protected one (the sources)."""
+    check_overlap(out_dir, list(protected))
     timeout = lock_timeout() if timeout is None else timeout
     name = f"{out_dir.as_posix().rstrip('/')}/"
     with _held(lock_file(out_dir), f"another build of {name}", timeout, required=True):

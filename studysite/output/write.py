@@ -211,14 +211,20 @@ def _verified(out_dir: Path, manifest: Manifest, marker: bytes, found: dict[str,
     return replace(manifest, files=files, inputs=inputs, pending=manifest.pending | changed)
 
 
-def check_output_folder(out_dir: Path, protected: list[Path]) -> Manifest:
-    """The manifest of the current output (empty when there is none), or OutputError. Files
-    changed since the last build left them are taken as they are now (_verified)."""
+def check_overlap(out_dir: Path, protected: list[Path]) -> None:
+    """OutputError if the output folder is one of the protected folders (the sources), is
+    inside one or holds one."""
     out = out_dir.resolve()
     for folder in protected:
         folder = folder.resolve()
         if out == folder or folder in out.parents or out in folder.parents:
             raise OutputError(f"the output folder '{out_dir}' overlaps '{folder}'; choose a folder of its own, such as 'site/'")
+
+
+def check_output_folder(out_dir: Path, protected: list[Path]) -> Manifest:
+    """The manifest of the current output (empty when there is none), or OutputError. Files
+    changed since the last build left them are taken as they are now (_verified)."""
+    check_overlap(out_dir, protected)
     if out_dir.is_symlink():
         raise OutputError(f"'{out_dir}' is a symbolic link; give the folder it points to with --out")
     if not out_dir.exists():

@@ -166,7 +166,7 @@ def rebuild(options: pipeline.Options, cache: BuildCache, state: LiveState, anno
     committed and reports nothing). Report the outcome on the terminal and, if announce or
     pages changed, to the pages (problems always). Never raises."""
     try:
-        with build_lock(options.out_dir, options.content_dir):
+        with build_lock(options.out_dir, options.content_dir, options.source_folders):
             result = pipeline.build(options, cache, guard)
     except KeyboardInterrupt:
         raise
