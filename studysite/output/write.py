@@ -19,6 +19,7 @@ import json
 import os
 import shutil
 import signal
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -48,7 +49,7 @@ class Manifest:
 
     files: dict[str, str] = field(default_factory=dict)
     inputs: dict[str, str] = field(default_factory=dict)
-    present: frozenset[str] | None = None  # the files found in the folder, when it was looked through
+    present: Mapping[str, Seen] | None = None  # the files found in the folder (with what lstat said), when it was looked through
     pending: frozenset[str] = frozenset()  # the files quick edits replaced since it was written
 
 
@@ -175,13 +176,15 @@ def _recorded(out_dir: Path, marker: bytes) -> dict[str, list[int]]:
     return record["files"]
 
 
-def record_output(out_dir: Path) -> None:
-    """Note what the files of a build just committed look like, for the next one (a record
-    that cannot be written costs the next build a reading of every file, no more)."""
+def record_output(out_dir: Path, files: dict[str, Seen] | None = None) -> None:
+    """Note what the files of a build just committed look like (files, when the caller
+    knows; else the folder is looked through), for the next build. A record that cannot
+    be written costs the next build a reading of every file, no more."""
     try:
         marker = (out_dir / MARKER).read_bytes()
-        files, _ = scan_output(out_dir)
-        files.pop(MARKER, None)
+        if files is None:
+            files, _ = scan_output(out_dir)
+            files.pop(MARKER, None)
         write_new_file(os.fspath(lock_file(out_dir)), json.dumps({"manifest": _digest(marker), "files": files}).encode())
     except OSError:
         pass
@@ -247,7 +250,7 @@ def check_output_folder(out_dir: Path, protected: list[Path]) -> Manifest:
         raise OutputError(
             f"'{out_dir}' holds files that Studysite did not write ({listed}); nothing was changed. Move them away, or into static/ to publish them with the site"
         )
-    return replace(_verified(out_dir, manifest, marker, present), present=frozenset(present))
+    return replace(_verified(out_dir, manifest, marker, present), present=present)
 
 
 class SiteWriter:
@@ -267,6 +270,7 @@ class SiteWriter:
         self.changed = 0
         self._temp = os.fspath(self.temp_dir)
         self._folders: set[str] = set()
+        self._moved_in: frozenset[str] = frozenset()
 
     def __enter__(self) -> SiteWriter:
         remove_stale_temp_folders(self.out_dir)
@@ -368,7 +372,7 @@ class SiteWriter:
             self._swap()
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-        record_output(self.out_dir)
+        record_output(self.out_dir, self._seen_after_update())
 
     def _swap(self) -> None:
         if self.in_place:
@@ -387,11 +391,31 @@ class SiteWriter:
         if old.exists():
             shutil.rmtree(old)
 
+    def _seen_after_update(self) -> dict[str, Seen] | None:
+        """What lstat says of each file after a rebuild in place: as the folder was looked
+        through before it for the files it left alone, asked again for those it moved in
+        (so a rebuild of a large site does not look through all of it again)."""
+        before = self.previous.present
+        if not self.in_place or before is None:
+            return None
+        seen = {}
+        for path in self.written:
+            if path in self._moved_in or path not in before:
+                try:
+                    found = os.lstat(self.out_dir / path)
+                except OSError:  # gone already: the folder is looked through instead
+                    return None
+                seen[path] = (found.st_size, found.st_mtime_ns, found.st_ino)
+            else:
+                seen[path] = before[path]
+        return seen
+
     def _update_in_place(self) -> None:
         """Move the changed files into the output folder. They are listed as pending first
         (as quick edits list theirs), so that a build killed midway is followed by one that
         takes them as they are and renders them again (read_manifest)."""
         staged = sorted(files_below(self.temp_dir) - {TEMP_MARKER})
+        self._moved_in = frozenset(staged)
         removed = sorted(set(self.previous.files) - set(self.written))
         with open(self.out_dir / PENDING, "a", encoding="utf-8") as pending:
             pending.write("".join(path + "\n" for path in staged))
