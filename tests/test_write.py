@@ -1,6 +1,7 @@
 """The writer guards the output: atomic swaps, no foreign files touched, nothing written twice."""
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -223,6 +224,9 @@ def test_files_changed_by_hand_are_written_again_by_the_next_build(tmp_path):
     assert again.status == 0 and "(0 files changed)" not in again.out, again.err
     assert {path: path.read_bytes() for path in changed} == before
     assert "(0 files changed)" in run_cli("build", "--content", SAMPLE_CONTENT, "--out", site).out
+    changed[0].write_bytes(b"changed again, after a rebuild in place recorded it")
+    assert re.search(r"\(1 files? changed\)", run_cli("build", "--content", SAMPLE_CONTENT, "--out", site).out)
+    assert changed[0].read_bytes() == before[changed[0]]
 
 
 def test_a_file_changed_in_place_keeping_its_size_is_written_again(make_content, tmp_path):
