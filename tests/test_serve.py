@@ -270,7 +270,8 @@ def answer(port: int, path: str) -> tuple[int, dict, bytes]:
 
 
 def test_a_url_with_a_nul_is_a_bad_request_and_serving_goes_on(site_server):
-    assert answer(site_server, "/nl%00/")[0] == 400
+    for path in ("/%00", "/nl/index.html%00", "/nl%00/"):
+        assert answer(site_server, path)[0] == 400, path
     with socket.create_connection(("127.0.0.1", site_server), timeout=10) as raw:
         raw.sendall(b"HEAD /a%00b HTTP/1.0\r\n\r\n")
         assert raw.recv(100).startswith(b"HTTP/1.0 404")
@@ -302,6 +303,11 @@ def test_two_hundred_requests_at_once_are_all_answered(site_server):
         thread.join(30)
     assert results == [200] * 200
     assert time.monotonic() - started < 30
+
+
+def test_connections_have_a_time_limit_and_a_backlog_for_bursts():
+    assert serve_http.Handler.timeout == serve_http.REQUEST_SECONDS <= 30
+    assert serve_http.SiteServer.request_queue_size >= 128
 
 
 def test_a_request_never_finished_is_closed(site_server):
