@@ -21,7 +21,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from studysite.incremental.cache import cache_folder, site_name
-from studysite.output.write import check_overlap, lock_file
+from studysite.output.record import lock_file
+from studysite.output.write import check_overlap
 
 DEFAULT_TIMEOUT = 600.0
 POLL_SECONDS = 0.05

@@ -2,15 +2,15 @@
 
 Pagefind reads the finished HTML, splits the index by each page's <html lang> (its
 extended build segments Japanese and Chinese, and runs for those languages alone) and
-ships the small script the search page loads. It writes into the temporary build folder,
-so the index is swapped in with the pages. One index per language, as many made at once
+ships the small script the search page loads. Its files are written into the temporary
+build folder, so the index is swapped in with the pages. One index per language, as many made at once
 as the build has jobs: a language's search page loads only its own, and indexing a large
 site so takes a third of the memory of one run in each process.
 Only the pages readers search for are indexed (questions, terms, topics, comparisons; not
 the practice, review or status pages that repeat them). A language none of whose indexed
 pages changed keeps the index of the previous build; for the others, Pagefind's service is
 given that language's pages, old and new, one by one in the order of their paths (so the
-index's bytes do not depend on the file system), and writes into the build.
+index's bytes do not depend on the file system), and hands back the index's files.
 """
 
 from __future__ import annotations

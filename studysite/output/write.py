@@ -8,7 +8,7 @@ write outside its folder or the same file twice, marks the folders it builds, an
 deletes a folder that holds anything it did not write (nor a link, which it never follows).
 
 In the file beside the folder that builds lock (`site.lock` for `site/`; output/lock.py) it
-records the size, modification time and inode of each file it left, so that the next build, by looking at them alone, finds a file
+records the size, modification time and inode of each file it left (output/record.py), so that the next build, by looking at them alone, finds a file
 changed by hand and writes it again (and a build with nothing to do stays one stat per file).
 """
 
@@ -24,14 +24,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from studysite.fileio import files_below, read_bytes, write_new_file
+from studysite.output.record import Seen, recorded_output, scan_output, write_record
 
 MARKER = ".studysite"
 TEMP_MARKER = ".studysite-partial"
 PENDING = ".studysite-pending"  # the files replaced since the manifest was written: by quick edits, or by a commit under way
 PARTIAL_SUFFIX = ".studysite-partial"  # a file being written beside the one it replaces
-LOCK_SUFFIX = ".lock"  # beside the output folder: the builds' lock, and what the last one saw of each file it left
-
-Seen = tuple[int, int, int]  # a file's size, modification time (ns) and inode
 
 
 class OutputError(Exception):
@@ -131,51 +129,6 @@ def _write_manifest(out_dir: Path, files: dict[str, str], inputs: dict[str, str]
     os.replace(temporary, out_dir / MARKER)
 
 
-def scan_output(folder: Path) -> tuple[dict[str, Seen], list[str]]:
-    """Every regular file below a folder, by relative POSIX path, with what lstat says of
-    it; and, apart, the paths of everything else: links (to a file or a folder: never
-    followed) and special files."""
-    files: dict[str, Seen] = {}
-    others: list[str] = []
-    folders = [(os.fspath(folder), "")]
-    while folders:
-        path, prefix = folders.pop()
-        try:
-            entries = os.scandir(path)
-        except OSError:  # gone, or not readable
-            continue
-        with entries:
-            for entry in entries:
-                if entry.is_symlink():
-                    others.append(prefix + entry.name)
-                elif entry.is_dir(follow_symlinks=False):
-                    folders.append((entry.path, f"{prefix}{entry.name}/"))
-                elif entry.is_file(follow_symlinks=False):
-                    seen = entry.stat(follow_symlinks=False)
-                    files[prefix + entry.name] = (seen.st_size, seen.st_mtime_ns, seen.st_ino)
-                else:
-                    others.append(prefix + entry.name)
-    return files, others
-
-
-def lock_file(out_dir: Path) -> Path:
-    """The file beside the output folder that builds lock (output/lock.py) and that records
-    what the last one left (written in place: a lock is held on the file, not on its name)."""
-    out = out_dir.resolve()
-    return out.parent / f"{out.name}{LOCK_SUFFIX}"
-
-
-def _recorded(out_dir: Path, marker: bytes) -> dict[str, list[int]]:
-    """What the last build saw of the files it left, if it left this manifest."""
-    try:
-        record = json.loads(read_bytes(lock_file(out_dir)))
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(record, dict) or record.get("manifest") != _digest(marker) or not isinstance(record.get("files"), dict):
-        return {}
-    return record["files"]
-
-
 def record_output(out_dir: Path, files: dict[str, Seen] | None = None) -> None:
     """Note what the files of a build just committed look like (files, when the caller
     knows; else the folder is looked through), for the next build. A record that cannot
@@ -185,15 +138,15 @@ def record_output(out_dir: Path, files: dict[str, Seen] | None = None) -> None:
         if files is None:
             files, _ = scan_output(out_dir)
             files.pop(MARKER, None)
-        write_new_file(os.fspath(lock_file(out_dir)), json.dumps({"manifest": _digest(marker), "files": files}).encode())
     except OSError:
-        pass
+        return
+    write_record(out_dir, marker, files)
 
 
 def output_as_recorded(out_dir: Path, marker: bytes) -> bool:
     """Whether the output folder holds exactly the files the last build left, each as it
     left it (by lstat alone: no file is read), and nothing else."""
-    recorded = _recorded(out_dir, marker)
+    recorded = recorded_output(out_dir, marker)
     files, others = scan_output(out_dir)
     files.pop(MARKER, None)
     return bool(recorded) and not others and files.keys() == recorded.keys() and all(list(seen) == recorded[path] for path, seen in files.items())
@@ -203,7 +156,7 @@ def _verified(out_dir: Path, manifest: Manifest, marker: bytes, found: dict[str,
     """The manifest, with each file that is not as the last build left it (by lstat; every
     file, when there is no record) taken as it now is, if its bytes changed: its digest
     read, its key dropped and listed as pending, so that the build writes it again."""
-    recorded = _recorded(out_dir, marker)
+    recorded = recorded_output(out_dir, marker)
     suspects = [path for path, seen in found.items() if manifest.files.get(path) and path not in manifest.pending and recorded.get(path) != list(seen)]
     now = {path: _file_digest(out_dir / path) for path in suspects}
     changed = {path for path, digest in now.items() if digest != manifest.files[path]}
