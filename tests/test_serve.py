@@ -20,6 +20,7 @@ from conftest import ROOT, run_cli
 
 from studysite import pipeline
 from studysite.incremental.cache import open_cache
+from studysite.output.lock import build_lock
 from studysite.serve import http as serve_http
 from studysite.serve import server as serve
 
@@ -329,3 +330,16 @@ def test_a_port_that_is_taken_stops_serve_before_it_builds(make_content, tmp_pat
     assert process.returncode == 3
     assert f"port {port} on 127.0.0.1 cannot be used" in process.stderr and "Traceback" not in process.stderr
     assert not (tmp_path / "site").exists()
+
+
+def test_an_edit_waits_while_another_process_builds_the_site(server, tmp_path):
+    """Neither a quick edit nor a rebuild writes the folder while a `build` holds it."""
+    content = tmp_path / "content"
+    assert json.loads(server.wait_event("ok"))["build"] == 1
+    question = content / "questions/gpu-role.yaml"
+    with build_lock(server.out, content):
+        question.write_text(question.read_text(encoding="utf-8").replace("Rekenen", "Vlot rekenen"), encoding="utf-8")
+        time.sleep(1.5)
+        assert "Vlot rekenen" not in (server.out / "nl/questions/gpu-role/index.html").read_text(encoding="utf-8")
+    server.wait_event("ok", lambda data: json.loads(data)["build"] >= 2)
+    assert "Vlot rekenen" in server.get("/nl/questions/gpu-role/")

@@ -21,6 +21,7 @@ import threading
 import time
 import traceback
 from collections.abc import Iterator
+from contextlib import nullcontext
 from dataclasses import replace
 from pathlib import Path
 
@@ -95,11 +96,14 @@ class Rebuilds:
         self.follow_up.set()
 
     def _quick_edit(self, changed: list[Path]) -> list[str] | None:
-        """The files a quick edit wrote, or None when the edit needs a build."""
+        """The files a quick edit wrote, or None when the edit needs a build: also when
+        another process (a `build`) holds the output folder, which the build then waits for."""
         if self.live is None or self.state.problems:
             return None
-        try:
-            return self.live.edit(changed)
+        options = self.options
+        try:  # a build of this session holds the lock for itself, and commits nothing stale
+            with nullcontext() if self.building.locked() else build_lock(options.out_dir, options.content_dir, timeout=0):
+                return self.live.edit(changed)
         except Exception:  # whatever stops it, the build that follows does the edit
             return None
 
