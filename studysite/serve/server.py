@@ -7,7 +7,8 @@ only the pages an edit affects are rendered again. An edit gets a preview build 
 and the sitemaps follow when one of their files is asked for. The open pages are told of
 each build, or the problems of a failed one (serve/http.py). A rebuild that fails, for
 whatever reason, leaves the previous site served. Each build holds the output folder's
-lock (output/lock.py), so a `build` run meanwhile waits for it, and it for that.
+lock (output/lock.py), so a `build` run meanwhile waits for it, and it for that; a quick
+edit is made only while no other process holds it (else a build follows, and waits).
 """
 
 from __future__ import annotations
