@@ -11,12 +11,13 @@ from studysite import pipeline, urls
 from studysite.diagnostics import ContentError, Report, built_summary, plural, print_failure, print_report
 from studysite.i18n import catalogs
 from studysite.i18n.status import format_status
-from studysite.incremental.cache import open_cache
-from studysite.output.search import SearchIndexError
+from studysite.incremental.cache import cache_lock_file, open_cache
+from studysite.output.lock import BuildBusy, build_lock
+from studysite.output.search import SearchIndexError, SearchToolError
 from studysite.output.write import OutputError
 
 # 3: the system refused (the output folder could not be written: a full disk, no permission;
-# or serve's port is taken). Kept apart from 1, so a script can tell a content mistake from it.
+# another build held it too long; Pagefind was stopped by a signal; or serve's port is taken). Kept apart from 1, so a script can tell a content mistake from it.
 EXIT_OK, EXIT_CONTENT, EXIT_USAGE, EXIT_SYSTEM, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 WRITING_COMMANDS = (None, "build", "serve")
 
@@ -99,6 +100,12 @@ def main(argv: list[str] | None = None) -> int:
     except SearchIndexError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_CONTENT
+    except SearchToolError as error:
+        print(f"error: {error}; the previous site is unchanged.", file=sys.stderr)
+        return EXIT_SYSTEM
+    except BuildBusy as error:
+        print(f"error: {error}.", file=sys.stderr)
+        return EXIT_SYSTEM
     except KeyboardInterrupt:
         print("Interrupted; nothing was left half-written.", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -127,7 +134,9 @@ def _options(args) -> pipeline.Options:
 
 
 def run_build(args) -> int:
-    result = pipeline.build(_options(args))
+    options = _options(args)
+    with build_lock(options.out_dir, cache_lock_file(options.content_dir), options.source_folders):
+        result = pipeline.build(options)
     print_report(result.report, sys.stderr)
     print(built_summary(result.pages, result.languages, result.seconds, result.changed, len(result.report.warnings)))
     return EXIT_OK

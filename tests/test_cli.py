@@ -33,7 +33,7 @@ def test_failed_build_leaves_the_previous_site_untouched(make_content, tmp_path)
     (content / "questions/gpu-role.yaml").write_text("topic: nowhere\n")
     assert run_cli("build", "--content", content, "--out", site, "--no-search").status == 1
     assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["content", "site"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["content", "site", "site.lock"]
 
 
 def test_check_validates_and_writes_nothing(make_content, tmp_path):
@@ -90,7 +90,7 @@ def test_refuses_an_output_folder_inside_the_content(make_content):
     content = make_content()
     result = run_cli("build", "--content", content, "--out", content / "site")
     assert result.status == 2 and "overlaps" in result.err
-    assert not (content / "site").exists()
+    assert not (content / "site").exists() and not (content / "site.lock").exists()
 
 
 def test_language_without_catalog_builds_with_english_ui_and_one_warning(make_content, tmp_path):
@@ -168,7 +168,7 @@ def test_a_full_disk_leaves_the_previous_site(make_content, tmp_path, monkeypatc
     assert result.status == 3  # not 1: the content is fine
     assert result.err.strip() == "error: No space left on device; the previous site is unchanged."
     assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["content", "site"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["content", "site", "site.lock"]
 
 
 def test_serve_rebuilds_on_change_and_tells_pages_to_reload(make_content, tmp_path):

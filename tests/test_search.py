@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import gzip
 import json
+import subprocess
+import sys
+import tempfile
+import time
 from pathlib import Path
 
 import pytest
+from conftest import SAMPLE_CONTENT, run_cli
 
 from studysite.output import search
 
@@ -75,3 +80,55 @@ def test_the_reveal_is_indexed_by_its_answer_and_explanation_not_by_the_words_of
     questions = {url: text for url, text in texts.items() if "/nl/questions/" in url}
     assert questions and all("Antwoord:" in text for text in questions.values())
     assert not [url for url, text in texts.items() if "toelichting tonen" in text or "toelichting verbergen" in text]
+
+
+@pytest.mark.skipif(not Path("/dev/shm").is_dir(), reason="needs a tmpfs at /dev/shm")
+def test_the_index_is_the_same_on_every_file_system(tmp_path: Path):
+    """tmpfs lists a folder newest first, ext4 in the order of its names' hashes: Pagefind
+    is given the pages in the order of their paths, so the index does not follow either."""
+    with tempfile.TemporaryDirectory(dir="/dev/shm") as memory:
+        made = {}
+        for name, folder in (("disk", tmp_path), ("memory", Path(memory))):
+            result = run_cli("build", "--content", SAMPLE_CONTENT, "--out", folder / "site", "--jobs", "2")
+            assert result.status == 0, result.err
+            made[name] = files(folder / "site")
+    assert any(path.endswith(".pf_meta") for path in made["disk"])
+    assert made["disk"] == made["memory"]  # the index, and the whole site with it
+
+
+def pagefind_stopped_by(signal_name: str):
+    """A Pagefind that the system stops with a signal as it starts (as SIGXFSZ stops a
+    process over its file-size limit, or SIGKILL one out of memory)."""
+    return lambda language: ["sh", "-c", f"kill -s {signal_name} $$"]
+
+
+def test_pagefind_stopped_by_a_signal_is_a_fault_of_the_system_named(sample_site: Path, tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(search, "pagefind_command", pagefind_stopped_by("XFSZ"))
+    with pytest.raises(search.SearchToolError, match=r"stopped by SIGXFSZ \(File size limit exceeded\)"):
+        search.index_languages([search.LanguageIndex("nl", sample_site, tmp_path / "nl")])
+
+
+def test_a_build_whose_pagefind_is_stopped_by_a_signal_exits_3(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(search, "pagefind_command", pagefind_stopped_by("KILL"))
+    result = run_cli("build", "--content", SAMPLE_CONTENT, "--out", tmp_path / "site")
+    assert result.status == 3
+    assert "stopped by SIGKILL" in result.err and "Traceback" not in result.err
+    assert not (tmp_path / "site").exists()
+
+
+def test_a_build_over_its_file_size_limit_exits_3(tmp_path: Path):
+    """The index's files are written by the build, which the limit refuses (EFBIG; Python
+    ignores SIGXFSZ) as a full disk would."""
+    limit = "import resource, sys; resource.setrlimit(resource.RLIMIT_FSIZE, (40_000, 40_000)); from studysite.cli import main; sys.exit(main(sys.argv[1:]))"
+    command = [sys.executable, "-c", limit, "build", "--content", str(SAMPLE_CONTENT), "--out", str(tmp_path / "site")]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 3, result.stderr
+    assert "File too large" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_an_answer_pagefind_did_not_make_is_an_index_error_not_a_traceback(sample_site: Path, tmp_path: Path, monkeypatch, capsys):
+    monkeypatch.setattr(search, "pagefind_command", lambda language: ["sh", "-c", "printf 'not base64!,'; sleep 30"])
+    started = time.monotonic()
+    with pytest.raises(search.SearchIndexError, match="an answer that could not be read"):
+        search.index_languages([search.LanguageIndex("nl", sample_site, tmp_path / "nl")])
+    assert time.monotonic() - started < 20 and "Traceback" not in capsys.readouterr().err

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -18,7 +19,9 @@ import pytest
 from conftest import ROOT, run_cli
 
 from studysite import pipeline
-from studysite.incremental.cache import open_cache
+from studysite.incremental.cache import cache_lock_file, open_cache
+from studysite.output.lock import build_lock
+from studysite.serve import http as serve_http
 from studysite.serve import server as serve
 
 BROKEN_TOPIC = "topic: basic\n"
@@ -231,3 +234,112 @@ def test_the_page_shows_build_problems_and_reloads_when_fixed(server, browser, t
         assert page.evaluate("window.notReloaded") is True
     finally:
         context.close()
+
+
+# -- the HTTP side (serve/http.py), on a folder of its own -----------------------------
+
+
+@pytest.fixture
+def site_server(tmp_path, monkeypatch):
+    """serve's HTTP server on a small site folder (with a link out of it), on 127.0.0.1."""
+    site = tmp_path / "site"
+    for path, text in {
+        "index.html": "<html><head></head>home</html>",
+        "nl/index.html": "<html><head></head>nl</html>",
+        "404.html": "site's own 404",
+        "bare/notes.txt": "x",
+    }.items():
+        (site / path).parent.mkdir(parents=True, exist_ok=True)
+        (site / path).write_text(text)
+    (tmp_path / "secret.txt").write_text("secret")
+    (site / "etcdir").symlink_to("/etc")
+    (site / "secret.txt").symlink_to(tmp_path / "secret.txt")
+    monkeypatch.setattr(serve_http.Handler, "timeout", 0.5)
+    server = serve_http.make_server(0, site, serve.LiveState(), b"", lambda path: None)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield server.server_address[1]
+    server.shutdown()
+    server.server_close()
+
+
+def answer(port: int, path: str) -> tuple[int, dict, bytes]:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+def test_a_url_with_a_nul_is_a_bad_request_and_serving_goes_on(site_server):
+    for path in ("/%00", "/nl/index.html%00", "/nl%00/"):
+        assert answer(site_server, path)[0] == 400, path
+    with socket.create_connection(("127.0.0.1", site_server), timeout=10) as raw:
+        raw.sendall(b"HEAD /a%00b HTTP/1.0\r\n\r\n")
+        assert raw.recv(100).startswith(b"HTTP/1.0 404")
+    assert answer(site_server, "/nl/")[0] == 200
+
+
+def test_a_page_not_found_is_the_sites_own_404_with_status_404(site_server):
+    for path in ("/no/such/page/", "/bare/", "/etcdir/hostname", "/secret.txt", "/etcdir/"):
+        status, headers, body = answer(site_server, path)
+        assert (status, body) == (404, b"site's own 404"), path
+    assert answer(site_server, "/bare/notes.txt")[2] == b"x"
+
+
+def test_every_answer_says_nosniff(site_server):
+    for path in ("/", "/nl/", "/bare/notes.txt", "/missing", serve.SCRIPT_PATH):
+        assert answer(site_server, path)[1].get("X-Content-Type-Options") == "nosniff", path
+
+
+def test_two_hundred_requests_at_once_are_all_answered(site_server):
+    results, started = [], time.monotonic()
+
+    def ask():
+        results.append(answer(site_server, "/nl/")[0])
+
+    threads = [threading.Thread(target=ask) for _ in range(200)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert results == [200] * 200
+    assert time.monotonic() - started < 30
+
+
+def test_connections_have_a_time_limit_and_a_backlog_for_bursts():
+    assert serve_http.Handler.timeout == serve_http.REQUEST_SECONDS <= 30
+    assert serve_http.SiteServer.request_queue_size >= 128
+
+
+def test_a_request_never_finished_is_closed(site_server):
+    with socket.create_connection(("127.0.0.1", site_server), timeout=10) as idle:
+        idle.sendall(b"GET /nl/ HTTP/1.1\r\nHost: 127")  # and nothing more
+        started = time.monotonic()
+        assert idle.recv(100) == b""  # closed by the server
+        assert time.monotonic() - started < 5
+    assert answer(site_server, "/nl/")[0] == 200
+
+
+def test_a_port_that_is_taken_stops_serve_before_it_builds(make_content, tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        command = [sys.executable, "build.py", "serve", "--content", str(make_content()), "--out", str(tmp_path / "site"), "--port", str(port)]
+        process = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert process.returncode == 3
+    assert f"port {port} on 127.0.0.1 cannot be used" in process.stderr and "Traceback" not in process.stderr
+    assert not (tmp_path / "site").exists()
+
+
+def test_an_edit_waits_while_another_process_builds_the_site(server, tmp_path):
+    """Neither a quick edit nor a rebuild writes the folder while a `build` holds it."""
+    content = tmp_path / "content"
+    assert json.loads(server.wait_event("ok"))["build"] == 1
+    question = content / "questions/gpu-role.yaml"
+    with build_lock(server.out, cache_lock_file(content)):
+        question.write_text(question.read_text(encoding="utf-8").replace("Rekenen", "Vlot rekenen"), encoding="utf-8")
+        time.sleep(1.5)
+        assert "Vlot rekenen" not in (server.out / "nl/questions/gpu-role/index.html").read_text(encoding="utf-8")
+    server.wait_event("ok", lambda data: json.loads(data)["build"] >= 2)
+    assert "Vlot rekenen" in server.get("/nl/questions/gpu-role/")

@@ -1,15 +1,19 @@
 """The writer guards the output: atomic swaps, no foreign files touched, nothing written twice."""
 
 import os
+import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, SAMPLE_CONTENT, run_cli
 
+from studysite.incremental.cache import cache_lock_file
 from studysite.output import write
+from studysite.output.lock import build_lock
 from studysite.output.write import MARKER, PENDING, Manifest, OutputError, SiteWriter, check_output_folder, read_manifest
 
 
@@ -26,7 +30,7 @@ def test_first_build_creates_a_marked_folder(tmp_path):
     build_into(out, {"index.html": b"hello", "a/b/index.html": b"deep"})
     assert (out / "a/b/index.html").read_bytes() == b"deep"
     assert set(read_manifest(out).files) == {"index.html", "a/b/index.html"}
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site", "site.lock"]
 
 
 def test_unchanged_files_are_carried_over_as_hard_links(tmp_path):
@@ -67,7 +71,7 @@ def test_an_error_leaves_the_old_site_and_no_temporary_folder(tmp_path):
         writer.write("index.html", b"new")
         raise RuntimeError("render failed")
     assert (out / "index.html").read_bytes() == b"old"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site", "site.lock"]
 
 
 def test_refuses_folders_with_foreign_files(tmp_path):
@@ -98,7 +102,7 @@ def test_stale_temporary_folders_of_interrupted_builds_are_removed(tmp_path):
         writer.temp_dir.mkdir()
     (tmp_path / ".site.tmp-12345").mkdir()  # not ours: no marker
     build_into(out, {"index.html": b"y"})
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".site.tmp-12345", "site"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".site.tmp-12345", "site", "site.lock"]
 
 
 def test_sigterm_during_a_build_leaves_the_previous_site(tmp_path):
@@ -114,7 +118,7 @@ def test_sigterm_during_a_build_leaves_the_previous_site(tmp_path):
         assert b"Traceback" not in err
         files = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
         assert files == before or process.returncode == 0  # interrupted, or done before the signal
-        assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["site", "site.lock"]
 
 
 def test_refuses_a_symbolic_link_as_output(tmp_path):
@@ -154,3 +158,110 @@ def test_a_rebuild_stopped_while_moving_its_files_in_is_made_good_by_the_next(tm
     rebuild(b"two")
     assert [(out / name).read_bytes() for name in ("a.html", "b.html", "c.html")] == [b"two"] * 3
     assert not (out / PENDING).exists() and set(read_manifest(out).inputs) == {"a.html", "b.html", "c.html"}
+
+
+def test_two_builds_into_one_folder_at_once_take_turns(tmp_path):
+    """Neither removes the other's temporary folder, and what they leave is a site whose
+    every file is in its manifest, which the next build takes up."""
+    site = tmp_path / "site"
+    command = [sys.executable, "build.py", "--out", str(site), "--jobs", "1"]
+    environment = {**os.environ, "STUDYSITE_CACHE_DIR": str(tmp_path / "cache")}
+    builds = [subprocess.Popen(command, cwd=ROOT, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    ended = [build.communicate(timeout=120) for build in builds]
+    assert [build.returncode for build in builds] == [0, 0], ended
+    manifest = check_output_folder(site, [])  # raises if a file is not in the manifest
+    assert any(path.startswith("pagefind/nl/") for path in manifest.files)
+    assert set(manifest.files) | {MARKER} == {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
+    again = subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0, again.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cache", "site", "site.lock"]
+
+
+def test_a_build_waits_for_the_one_that_holds_the_folder(make_content, tmp_path, monkeypatch):
+    content, site = make_content(), tmp_path / "site"
+    monkeypatch.setenv("STUDYSITE_LOCK_TIMEOUT", "30")
+    held, released = threading.Event(), []
+
+    def other_build():
+        with build_lock(site, cache_lock_file(content)):
+            held.set()
+            time.sleep(0.7)
+            released.append(time.monotonic())
+
+    threading.Thread(target=other_build).start()
+    held.wait(10)
+    result = run_cli("build", "--content", content, "--out", site, "--no-search")
+    assert result.status == 0 and released and time.monotonic() > released[0]
+    assert f"Waiting for another build of {site.as_posix()}/ to finish" in result.err
+
+
+def test_a_build_that_waits_too_long_for_the_folder_exits_3(make_content, tmp_path, monkeypatch):
+    content, site = make_content(), tmp_path / "site"
+    monkeypatch.setenv("STUDYSITE_LOCK_TIMEOUT", "0.3")
+    with build_lock(site, cache_lock_file(content)):
+        result = run_cli("build", "--content", content, "--out", site, "--no-search")
+    assert result.status == 3
+    assert "another build of" in result.err and "has not finished after 0.3 s" in result.err and "Traceback" not in result.err
+    assert not site.exists()
+
+
+def test_builds_with_one_cache_take_turns(make_content, tmp_path, monkeypatch):
+    content = make_content()
+    monkeypatch.setenv("STUDYSITE_LOCK_TIMEOUT", "0.3")
+    with build_lock(tmp_path / "other-site", cache_lock_file(content)):
+        result = run_cli("build", "--content", content, "--out", tmp_path / "site", "--no-search")
+    assert result.status == 3 and "another build with the same cache" in result.err
+
+
+def test_files_changed_by_hand_are_written_again_by_the_next_build(tmp_path):
+    site = tmp_path / "site"
+    assert run_cli("build", "--content", SAMPLE_CONTENT, "--out", site).status == 0
+    changed = [site / "nl/index.html", site / "pagefind/nl/pagefind-entry.json", *site.glob("assets/site.*.js"), *site.glob("nl/downloads/*.apkg")]
+    before = {path: path.read_bytes() for path in changed}
+    for path in changed:
+        with path.open("ab") as file:
+            file.write(b"<script>alert(1)</script>")
+    again = run_cli("build", "--content", SAMPLE_CONTENT, "--out", site)
+    assert again.status == 0 and "(0 files changed)" not in again.out, again.err
+    assert {path: path.read_bytes() for path in changed} == before
+    assert "(0 files changed)" in run_cli("build", "--content", SAMPLE_CONTENT, "--out", site).out
+    changed[0].write_bytes(b"changed again, after a rebuild in place recorded it")
+    assert re.search(r"\(1 files? changed\)", run_cli("build", "--content", SAMPLE_CONTENT, "--out", site).out)
+    assert changed[0].read_bytes() == before[changed[0]]
+
+
+def test_a_file_changed_in_place_keeping_its_size_is_written_again(make_content, tmp_path):
+    content, site = make_content(), tmp_path / "site"
+    assert run_cli("build", "--content", content, "--out", site, "--no-search").status == 0
+    page = site / "nl/index.html"
+    before = page.read_bytes()
+    time.sleep(0.01)
+    with page.open("r+b") as file:  # the same file and size, another byte
+        file.seek(len(before) // 2)
+        file.write(b"X" if before[len(before) // 2 : len(before) // 2 + 1] != b"X" else b"Y")
+    assert run_cli("build", "--content", content, "--out", site, "--no-search").status == 0
+    assert page.read_bytes() == before
+
+
+def test_a_build_with_nothing_to_do_reads_no_file_of_the_site(make_content, tmp_path, monkeypatch):
+    content, site = make_content(), tmp_path / "site"
+    assert run_cli("build", "--content", content, "--out", site, "--no-search").status == 0
+
+    def read(path):
+        raise AssertionError(f"read {path}")
+
+    monkeypatch.setattr(write, "_file_digest", read)
+    result = run_cli("build", "--content", content, "--out", site, "--no-search")
+    assert result.status == 0 and "(0 files changed)" in result.out
+
+
+@pytest.mark.parametrize(("name", "target"), [("etcdir", "/etc"), ("hostname", "/etc/hostname"), ("nl/index.html", "/etc/hostname")])
+def test_a_link_in_the_output_folder_is_a_file_it_did_not_write(make_content, tmp_path, name, target):
+    content, site = make_content(), tmp_path / "site"
+    assert run_cli("build", "--content", content, "--out", site, "--no-search").status == 0
+    link = site / name
+    link.unlink(missing_ok=True)
+    link.symlink_to(target)
+    result = run_cli("build", "--content", content, "--out", site, "--no-search")
+    assert result.status == 2 and f"{name} (a link)" in result.err and "Traceback" not in result.err
+    assert link.is_symlink()

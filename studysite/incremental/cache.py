@@ -38,7 +38,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from studysite.diagnostics import Report, diagnostics_from_json, diagnostics_to_json
-from studysite.fileio import files_below, read_bytes
+from studysite.fileio import read_bytes
 from studysite.i18n.status import StatusMemos
 from studysite.incremental.checked_files import (
     PROTOCOL,
@@ -52,7 +52,7 @@ from studysite.incremental.checked_files import (
     write_checked,
 )
 from studysite.memo import NO_MEMO, Memo
-from studysite.output.write import MARKER, manifest_of
+from studysite.output.write import MARKER, manifest_of, output_as_recorded
 
 SAVED = ("markdown", "history", "found", "ui_messages", "signatures")  # the parts of a BuildCache kept in its file (the readings: in one of their own)
 CODE_ROOT = Path(__file__).resolve().parents[1]
@@ -308,6 +308,11 @@ def template_code_folders(content_dir: Path, names: dict[str, str]) -> dict[str,
     return folders
 
 
+def cache_lock_file(content_dir: Path) -> Path:
+    """The file a build locks to hold the cache of a content folder (output/lock.py)."""
+    return cache_folder() / f"site-{site_name(content_dir)}.lock"
+
+
 def site_name(content_dir: Path) -> str:
     return hashlib.sha256(str(content_dir.resolve()).encode()).hexdigest()[:16]
 
@@ -326,7 +331,7 @@ def _trusted(data: object, stamp: str) -> bool:
 
 def unchanged_build(cache: BuildCache, out_dir: Path, inputs: str) -> dict | None:
     """What the previous build into out_dir reported, if it had these inputs and its output
-    is still exactly what it wrote (the same manifest, no file added or removed)."""
+    is still exactly what it wrote (the same manifest, no file added, removed or changed)."""
     state = cache.builds.get(str(out_dir.resolve()))
     if not state or state.get("inputs") != inputs:
         return None
@@ -338,7 +343,7 @@ def unchanged_build(cache: BuildCache, out_dir: Path, inputs: str) -> dict | Non
     diagnostics = diagnostics_from_json(state.get("diagnostics"))
     if manifest is None or diagnostics is None or hashlib.sha256(marker).hexdigest() != state.get("manifest"):
         return None
-    if files_below(out_dir) != set(manifest.files) | {MARKER}:
+    if not output_as_recorded(out_dir, marker):  # a file added, removed or changed since
         return None
     report = Report(strict=bool(state.get("strict")), diagnostics=diagnostics)
     return {"pages": int(state.get("pages", 0)), "languages": int(state.get("languages", 0)), "report": report}

@@ -2,30 +2,32 @@
 
 Pagefind reads the finished HTML, splits the index by each page's <html lang> (its
 extended build segments Japanese and Chinese, and runs for those languages alone) and
-ships the small script the search page loads. It writes into the temporary build folder,
-so the index is swapped in with the pages. One index per language, as many made at once
+ships the small script the search page loads. Its files are written into the temporary
+build folder, so the index is swapped in with the pages. One index per language, as many made at once
 as the build has jobs: a language's search page loads only its own, and indexing a large
 site so takes a third of the memory of one run in each process.
 Only the pages readers search for are indexed (questions, terms, topics, comparisons; not
 the practice, review or status pages that repeat them). A language none of whose indexed
-pages changed keeps the index of the previous build; for the others, Pagefind reads a
-folder of links to that language's pages, old and new, and writes into the build.
+pages changed keeps the index of the previous build; for the others, Pagefind's service is
+given that language's pages, old and new, one by one in the order of their paths (so the
+index's bytes do not depend on the file system), and hands back the index's files.
 """
 
 from __future__ import annotations
 
+import base64
+import contextlib
 import importlib
 import json
-import os
 import re
-import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
-from typing import IO
+from pathlib import Path, PurePosixPath
 
 from studysite import urls
 from studysite.output.write import Manifest, SiteWriter
@@ -37,7 +39,11 @@ _INDEXED_PAGE = re.compile(rf"[^/]+/(?:{'|'.join(INDEXED_FOLDERS)})/[^/]+/index\
 
 
 class SearchIndexError(Exception):
-    pass
+    """Pagefind could not index the pages."""
+
+
+class SearchToolError(Exception):
+    """The system would not let Pagefind run or stopped it (a signal, a limit): no fault of the content."""
 
 
 def is_indexed(path: str) -> bool:
@@ -47,40 +53,50 @@ def is_indexed(path: str) -> bool:
 
 @dataclass(frozen=True)
 class LanguageIndex:
-    """One language's index to make: its pages under site_dir, the index into output_dir."""
+    """One language's index to make: its pages, the index into output_dir. pages: each
+    page's site path and the folder it is under; None: every page of the language that
+    the index covers, under site_dir."""
 
     language: str
     site_dir: Path
     output_dir: Path
+    pages: tuple[tuple[str, Path], ...] | None = None
+
+    def listed(self) -> list[tuple[str, Path]]:
+        """The pages in the order of their site paths, which is the order of the index."""
+        if self.pages is not None:
+            return sorted(self.pages)
+        found = (
+            path.relative_to(self.site_dir).as_posix() for folder in INDEXED_FOLDERS for path in self.site_dir.glob(f"{self.language}/{folder}/*/index.html")
+        )
+        return sorted((path, self.site_dir) for path in found)
 
 
 def index_languages(indexes: list[LanguageIndex], jobs: int = 1, made: Callable[[LanguageIndex], None] | None = None) -> None:
-    """Make the indexes, up to jobs Pagefind processes at once (each uses a core and a
-    half for a few seconds, and as much memory as its language's pages need); made is told
-    of each as soon as it is there, while the others are still made. After a failure no
-    other is started, and it is raised once none runs any more; on any other exit (Ctrl-C)
-    the ones running are stopped."""
+    """Make the indexes, up to jobs Pagefind processes at once (each uses a core for a few
+    seconds, and as much memory as its language's pages need); made is told of each as
+    soon as it is there, while the others are still made. After a failure no other is
+    started, and it is raised once none runs any more; on any other exit (Ctrl-C) the ones
+    running are stopped."""
     waiting, running, failure = list(indexes), [], None
     try:
         while waiting or running:
             while waiting and len(running) < max(1, jobs):
-                running.append(_start(waiting.pop(0)))
-            index, process, output = running[0]
-            process.wait()
+                running.append(_Indexer(waiting.pop(0)))
+            indexer = running[0]
+            indexer.wait()
             running.pop(0)
-            failure = failure or _failure(process, output)
-            output.close()
-            if failure is None:
-                _make_deterministic(index.output_dir / ENTRY_FILE)
+            problem = indexer.failure()
+            if problem is None:
+                indexer.write()
                 if made is not None:
-                    made(index)
+                    made(indexer.index)
             else:
+                failure = failure or problem
                 waiting.clear()
     finally:
-        for _, process, output in running:
-            process.kill()
-            process.wait()
-            output.close()
+        for indexer in running:
+            indexer.stop()
     if failure is not None:
         raise failure
 
@@ -111,38 +127,118 @@ def pagefind_command(language: str, packages: tuple[str, ...] | None = None) -> 
     return [sys.executable, "-m", "pagefind"]
 
 
-def _start(index: LanguageIndex) -> tuple[LanguageIndex, subprocess.Popen, IO[bytes]]:
-    """Pagefind started on a language's pages; what it says goes to a file, not a pipe that
-    nobody reads while another index is waited for."""
-    command = [
-        *pagefind_command(index.language), "--site", str(index.site_dir), "--glob", f"{index.language}/{{{','.join(INDEXED_FOLDERS)}}}/*/index.html",
-        "--root-selector", ROOT_SELECTOR, "--output-path", str(index.output_dir.resolve()), "--silent",
-    ]  # fmt: skip
-    output = tempfile.TemporaryFile()
-    try:
-        return index, subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT), output
-    except OSError as error:
-        output.close()
-        raise SearchIndexError(f"cannot run Pagefind: {error}") from None
+def _message(number: int, payload: dict) -> bytes:
+    """A request to Pagefind's service: base64 of its JSON, ended by a comma."""
+    return base64.b64encode(json.dumps({"message_id": number, "payload": payload}).encode()) + b","
 
 
-def _failure(process: subprocess.Popen, output: IO[bytes]) -> SearchIndexError | None:
-    if process.returncode == 0:
-        return None
-    output.seek(0)
-    detail = output.read().decode(errors="replace").strip().splitlines()
-    return SearchIndexError("Pagefind could not index the site: " + (detail[-1] if detail else f"exit status {process.returncode}"))
+class _Indexer:
+    """Pagefind's service (`pagefind --service`) making one language's index. It is given
+    the pages one by one in the order of their paths, so the index does not depend on the
+    order in which the file system lists a folder (Pagefind's own walk of --site does):
+    the same pages give the same bytes on ext4 and on tmpfs. It hands the index's files
+    back, and they are written here (the service answers before its own writes are done).
+    The conversation runs in a thread; what Pagefind says besides goes to a file, not a
+    pipe nobody reads."""
 
-
-def gather_pages(pages: dict[str, Path], folder: Path) -> None:
-    """Hard-link (or copy) pages, by their site path, into a folder for Pagefind to read."""
-    for path, source in pages.items():
-        target = folder / path
-        target.parent.mkdir(parents=True, exist_ok=True)
+    def __init__(self, index: LanguageIndex):
+        self.index, self.errors, self.files, self.killed = index, [], None, False
+        pages = index.listed()
+        self.requests = [
+            {"type": "NewIndex", "config": {"root_selector": ROOT_SELECTOR}},
+            *({"type": "AddDir", "index_id": 0, "path": str(folder.resolve()), "glob": path} for path, folder in pages),
+            {"type": "GetFiles", "index_id": 0},
+        ]
+        self.pages = len(pages)
+        self.output = tempfile.TemporaryFile()
+        command = [*pagefind_command(index.language), "--service"]
         try:
-            os.link(source, target)
-        except OSError:
-            shutil.copyfile(source, target)
+            self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.output)
+        except OSError as error:
+            self.output.close()
+            raise SearchToolError(f"cannot run Pagefind: {error}") from None
+        self.thread = threading.Thread(target=self._talk, daemon=True)
+        self.thread.start()
+
+    def _feed(self) -> None:
+        try:
+            for number, payload in enumerate(self.requests):
+                self.process.stdin.write(_message(number, payload))
+            self.process.stdin.flush()
+        except (OSError, ValueError):  # Pagefind stopped: _talk reads its end
+            return
+
+    def _talk(self) -> None:
+        """Send the requests and read the answers (each base64 ended by a comma; the last,
+        the index's files, some megabytes) up to the last one; then close Pagefind's input,
+        which ends it."""
+        feeder = threading.Thread(target=self._feed, daemon=True)
+        feeder.start()
+        parts: list[bytes] = []
+        while self.files is None and not self.killed and (chunk := self.process.stdout.read1(1 << 16)):
+            while (comma := chunk.find(b",")) >= 0:
+                parts.append(chunk[:comma])
+                try:
+                    self._take(json.loads(base64.b64decode(b"".join(parts))))
+                except ValueError:  # not an answer of its service: stop it
+                    self.errors.append("Pagefind gave an answer that could not be read")
+                    self.killed = True
+                    self.process.kill()
+                    break
+                parts, chunk = [], chunk[comma + 1 :]
+            parts.append(chunk)
+        if self.killed:
+            return
+        feeder.join()
+        with contextlib.suppress(OSError):
+            self.process.stdin.close()
+
+    def _take(self, response: object) -> None:
+        if not isinstance(response, dict) or not isinstance(response.get("payload"), dict):
+            raise ValueError("not an answer")
+        payload = response["payload"]
+        if payload.get("type") == "Error":
+            self.errors.append(str(payload.get("message", "")).strip())
+        if response.get("message_id") == len(self.requests) - 1:
+            self.files = payload.get("files") or []
+
+    def wait(self) -> None:
+        self.thread.join()
+        self.process.wait()
+
+    def stop(self) -> None:
+        self.process.kill()
+        self.wait()
+        self.output.close()
+
+    def failure(self) -> Exception | None:
+        """What went wrong, if anything: the system stopped Pagefind (SearchToolError), or
+        it could not index the pages (SearchIndexError)."""
+        self.output.seek(0)
+        said = self.output.read().decode(errors="replace").strip().splitlines()
+        self.output.close()
+        code = self.process.returncode
+        if code < 0 and not self.killed:
+            name = signal.Signals(-code).name if -code in signal.valid_signals() else f"signal {-code}"
+            return SearchToolError(f"Pagefind was stopped by {name} ({signal.strsignal(-code)}) while indexing '{self.index.language}'")
+        if self.errors or code != 0 or not self.files:
+            detail = self.errors[-1] if self.errors else said[-1] if said else f"exit status {code}"
+            return SearchIndexError(f"Pagefind could not index the site: {detail}")
+        if not self.pages:
+            return SearchIndexError(f"Pagefind could not index the site: no page of '{self.index.language}' to index")
+        return None
+
+    def write(self) -> None:
+        """Write the index's files into its folder (OSError if the system refuses)."""
+        folder = self.index.output_dir
+        for file in self.files or []:
+            path = PurePosixPath(file["path"])
+            if path.is_absolute() or ".." in path.parts:
+                raise SearchIndexError(f"Pagefind named a file outside its folder: {file['path']}")
+            target = folder / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(base64.b64decode(file["content"]))
+        _make_deterministic(folder / ENTRY_FILE)
 
 
 def _make_deterministic(entry_file: Path) -> None:
@@ -154,10 +250,12 @@ def _make_deterministic(entry_file: Path) -> None:
 
 def languages_to_index(writer: SiteWriter, previous: Manifest) -> set[str]:
     """The languages whose indexed pages changed since the previous build (in it or by quick
-    edits since), or whose index a preview kept though they had."""
+    edits since), whose index a preview kept though they had, or one of whose index files
+    is not as the previous build left it."""
     written, old = writer.written, previous.files
     changed = {path.split("/", 1)[0] for path in set(written) | set(old) if is_indexed(path) and written.get(path) != old.get(path)}
     changed |= {path.split("/", 1)[0] for path in previous.pending if is_indexed(path)}
+    changed |= {path.split("/")[1] for path in previous.pending if path.startswith(urls.SEARCH_INDEX_FOLDER + "/")}  # an index file changed by hand
     behind = {path.split("/")[1] for path, key in previous.inputs.items() if key == INDEX_BEHIND and path.startswith(urls.SEARCH_INDEX_FOLDER + "/")}
     return changed | behind
 
@@ -166,27 +264,19 @@ def index_site(writer: SiteWriter, out_dir: Path, previous: Manifest, languages:
     """A search index per language: the previous one when none of the language's indexed
     pages changed and it is all there, else a new one made by Pagefind (jobs at once)."""
     written, old, changed = writer.written, previous.files, languages_to_index(writer, previous)
-    indexes, gathered = [], []
-    try:
-        for language in languages:
-            prefix = urls.search_index_folder(language) + "/"
-            index = [path for path in old if path.startswith(prefix)]
-            if language not in changed and index and all((out_dir / path).is_file() for path in index):
-                for path in index:
-                    writer.carry_over(path)
-                continue
-            site_dir = writer.temp_dir  # every page is in the temporary folder, unless the build is in place
-            if writer.in_place:
-                pages = {
-                    p: writer.temp_dir / p if (writer.temp_dir / p).is_file() else out_dir / p
-                    for p in written
-                    if p.startswith(language + "/") and is_indexed(p)
-                }
-                site_dir = writer.temp_dir / f".search-pages-{language}"  # inside the temporary folder, so an interrupted build leaves nothing
-                gathered.append(site_dir)
-                gather_pages(pages, site_dir)
-            indexes.append(LanguageIndex(language, site_dir, writer.temp_dir / urls.search_index_folder(language)))
-        index_languages(indexes, jobs, made=lambda index: writer.record_tool_output(index.output_dir))
-    finally:
-        for folder in gathered:
-            shutil.rmtree(folder, ignore_errors=True)
+    indexes = []
+    for language in languages:
+        prefix = urls.search_index_folder(language) + "/"
+        index = [path for path in old if path.startswith(prefix)]
+        if language not in changed and index and all((out_dir / path).is_file() for path in index):
+            for path in index:
+                writer.carry_over(path)
+            continue
+        # every page is in the temporary folder, unless the build is in place: then only the changed ones
+        pages = tuple(
+            (path, writer.temp_dir if not writer.in_place or (writer.temp_dir / path).is_file() else out_dir)
+            for path in written
+            if path.startswith(language + "/") and is_indexed(path)
+        )
+        indexes.append(LanguageIndex(language, writer.temp_dir, writer.temp_dir / urls.search_index_folder(language), pages))
+    index_languages(indexes, jobs, made=lambda index: writer.record_tool_output(index.output_dir))

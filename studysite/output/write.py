@@ -5,7 +5,11 @@ everything succeeded, so a failed or interrupted build leaves the previous site 
 Files whose bytes did not change are carried over as hard links; a rebuild in place stages
 only the changed files and moves them in at the end. The writer refuses to
 write outside its folder or the same file twice, marks the folders it builds, and never
-deletes a folder that holds anything it did not write.
+deletes a folder that holds anything it did not write (nor a link, which it never follows).
+
+In the file beside the folder that builds lock (`site.lock` for `site/`; output/lock.py) it
+records the size, modification time and inode of each file it left (output/record.py), so that the next build, by looking at them alone, finds a file
+changed by hand and writes it again (and a build with nothing to do stays one stat per file).
 """
 
 from __future__ import annotations
@@ -15,10 +19,12 @@ import json
 import os
 import shutil
 import signal
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from studysite.fileio import files_below, read_bytes, write_new_file
+from studysite.output.record import Seen, recorded_output, scan_output, write_record
 
 MARKER = ".studysite"
 TEMP_MARKER = ".studysite-partial"
@@ -41,7 +47,7 @@ class Manifest:
 
     files: dict[str, str] = field(default_factory=dict)
     inputs: dict[str, str] = field(default_factory=dict)
-    present: frozenset[str] | None = None  # the files found in the folder, when it was looked through
+    present: Mapping[str, Seen] | None = None  # the files found in the folder (with what lstat said), when it was looked through
     pending: frozenset[str] = frozenset()  # the files quick edits replaced since it was written
 
 
@@ -123,32 +129,81 @@ def _write_manifest(out_dir: Path, files: dict[str, str], inputs: dict[str, str]
     os.replace(temporary, out_dir / MARKER)
 
 
-def check_output_folder(out_dir: Path, protected: list[Path]) -> Manifest:
-    """The manifest of the current output (empty when there is none), or OutputError."""
+def record_output(out_dir: Path, files: dict[str, Seen] | None = None) -> None:
+    """Note what the files of a build just committed look like (files, when the caller
+    knows; else the folder is looked through), for the next build. A record that cannot
+    be written costs the next build a reading of every file, no more."""
+    try:
+        marker = (out_dir / MARKER).read_bytes()
+        if files is None:
+            files, _ = scan_output(out_dir)
+            files.pop(MARKER, None)
+    except OSError:
+        return
+    write_record(out_dir, marker, files)
+
+
+def output_as_recorded(out_dir: Path, marker: bytes) -> bool:
+    """Whether the output folder holds exactly the files the last build left, each as it
+    left it (by lstat alone: no file is read), and nothing else."""
+    recorded = recorded_output(out_dir, marker)
+    files, others = scan_output(out_dir)
+    files.pop(MARKER, None)
+    return bool(recorded) and not others and files.keys() == recorded.keys() and all(list(seen) == recorded[path] for path, seen in files.items())
+
+
+def _verified(out_dir: Path, manifest: Manifest, marker: bytes, found: dict[str, Seen]) -> Manifest:
+    """The manifest, with each file that is not as the last build left it (by lstat; every
+    file, when there is no record) taken as it now is, if its bytes changed: its digest
+    read, its key dropped and listed as pending, so that the build writes it again."""
+    recorded = recorded_output(out_dir, marker)
+    suspects = [path for path, seen in found.items() if manifest.files.get(path) and path not in manifest.pending and recorded.get(path) != list(seen)]
+    now = {path: _file_digest(out_dir / path) for path in suspects}
+    changed = {path for path, digest in now.items() if digest != manifest.files[path]}
+    if not changed:
+        return manifest
+    files = manifest.files | {path: now[path] for path in changed}
+    inputs = {path: key for path, key in manifest.inputs.items() if path not in changed}
+    return replace(manifest, files=files, inputs=inputs, pending=manifest.pending | changed)
+
+
+def check_overlap(out_dir: Path, protected: list[Path]) -> None:
+    """OutputError if the output folder is one of the protected folders (the sources), is
+    inside one or holds one."""
     out = out_dir.resolve()
     for folder in protected:
         folder = folder.resolve()
         if out == folder or folder in out.parents or out in folder.parents:
             raise OutputError(f"the output folder '{out_dir}' overlaps '{folder}'; choose a folder of its own, such as 'site/'")
+
+
+def check_output_folder(out_dir: Path, protected: list[Path]) -> Manifest:
+    """The manifest of the current output (empty when there is none), or OutputError. Files
+    changed since the last build left them are taken as they are now (_verified)."""
+    check_overlap(out_dir, protected)
     if out_dir.is_symlink():
         raise OutputError(f"'{out_dir}' is a symbolic link; give the folder it points to with --out")
     if not out_dir.exists():
         return Manifest()
     if not out_dir.is_dir():
         raise OutputError(f"'{out_dir}' exists and is not a folder; choose another --out")
-    manifest = read_manifest(out_dir)
+    try:
+        marker = (out_dir / MARKER).read_bytes()
+    except OSError:
+        marker = b""
+    manifest = manifest_of(out_dir, marker) if marker else None
     if manifest is None:
         if any(out_dir.iterdir()):
             raise OutputError(f"'{out_dir}' holds files that Studysite did not write; nothing was changed. Choose an empty or new folder with --out")
         return Manifest()
-    present = files_below(out_dir)
-    foreign = sorted(present - set(manifest.files) - {MARKER})
+    present, others = scan_output(out_dir)
+    foreign = sorted((set(present) - set(manifest.files) - {MARKER}) | {f"{path} (a link)" if (out_dir / path).is_symlink() else path for path in others})
     if foreign:
         listed = ", ".join(foreign[:5]) + (" ..." if len(foreign) > 5 else "")
         raise OutputError(
             f"'{out_dir}' holds files that Studysite did not write ({listed}); nothing was changed. Move them away, or into static/ to publish them with the site"
         )
-    return replace(manifest, present=frozenset(present))
+    return replace(_verified(out_dir, manifest, marker, present), present=present)
 
 
 class SiteWriter:
@@ -168,6 +223,7 @@ class SiteWriter:
         self.changed = 0
         self._temp = os.fspath(self.temp_dir)
         self._folders: set[str] = set()
+        self._moved_in: frozenset[str] = frozenset()
 
     def __enter__(self) -> SiteWriter:
         remove_stale_temp_folders(self.out_dir)
@@ -269,6 +325,7 @@ class SiteWriter:
             self._swap()
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        record_output(self.out_dir, self._seen_after_update())
 
     def _swap(self) -> None:
         if self.in_place:
@@ -287,11 +344,31 @@ class SiteWriter:
         if old.exists():
             shutil.rmtree(old)
 
+    def _seen_after_update(self) -> dict[str, Seen] | None:
+        """What lstat says of each file after a rebuild in place: as the folder was looked
+        through before it for the files it left alone, asked again for those it moved in
+        (so a rebuild of a large site does not look through all of it again)."""
+        before = self.previous.present
+        if not self.in_place or before is None:
+            return None
+        seen = {}
+        for path in self.written:
+            if path in self._moved_in or path not in before:
+                try:
+                    found = os.lstat(self.out_dir / path)
+                except OSError:  # gone already: the folder is looked through instead
+                    return None
+                seen[path] = (found.st_size, found.st_mtime_ns, found.st_ino)
+            else:
+                seen[path] = before[path]
+        return seen
+
     def _update_in_place(self) -> None:
         """Move the changed files into the output folder. They are listed as pending first
         (as quick edits list theirs), so that a build killed midway is followed by one that
         takes them as they are and renders them again (read_manifest)."""
         staged = sorted(files_below(self.temp_dir) - {TEMP_MARKER})
+        self._moved_in = frozenset(staged)
         removed = sorted(set(self.previous.files) - set(self.written))
         with open(self.out_dir / PENDING, "a", encoding="utf-8") as pending:
             pending.write("".join(path + "\n" for path in staged))

@@ -1,13 +1,14 @@
 """Serve: build, serve the site on 127.0.0.1, rebuild when a source changes and reload.
 
-Sources are watched with watchfiles (native file events, debounced). Each rebuild reuses
-the session's cache (converted Markdown, found terms, and in memory the parsed and read
-content files) and the page keys of the previous build, so only the pages an edit affects
-are rendered again. An edit gets a preview build (pages only); the decks, the search index
-and the sitemaps follow when one of their files is asked for. Every HTML page served gets a script
-(static/live-reload.js) that listens to /__events: the server pushes the number of each
-new build, or the problems of a failed one, which the page shows over itself until they are
-fixed. A rebuild that fails, for whatever reason, leaves the previous site served.
+Sources are watched with watchfiles (native file events, debounced); serve/http.py answers
+the requests. Each rebuild reuses the session's cache (converted Markdown, found terms, and
+in memory the parsed and read content files) and the page keys of the previous build, so
+only the pages an edit affects are rendered again. An edit gets a preview build (pages only); the decks, the search index
+and the sitemaps follow when one of their files is asked for. The open pages are told of
+each build, or the problems of a failed one (serve/http.py). A rebuild that fails, for
+whatever reason, leaves the previous site served. Each build holds the output folder's
+lock (output/lock.py), so a `build` run meanwhile waits for it, and it for that; a quick
+edit is made only while no other process holds it (else a build follows, and waits).
 """
 
 from __future__ import annotations
@@ -15,130 +16,33 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
-import http.server
 import itertools
-import json
 import sys
 import threading
 import time
 import traceback
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from contextlib import nullcontext
+from dataclasses import replace
 from pathlib import Path
 
 from studysite import pipeline, urls
 from studysite.diagnostics import ContentError, Report, built_summary, plural, print_failure, print_report
-from studysite.incremental.cache import BuildCache, open_cache
+from studysite.incremental.cache import BuildCache, cache_lock_file, open_cache
+from studysite.output.lock import BuildBusy, build_lock
+from studysite.output.search import SearchIndexError, SearchToolError
+from studysite.output.write import OutputError
+from studysite.serve.http import EVENTS_PATH, RELOAD_PATH, SCRIPT_PATH, LiveState, make_server  # noqa: F401 (the paths: for tests and scripts)
 from studysite.serve.quick_edit import LiveSite
 
-RELOAD_PATH = "/__reload"  # the build number as text, for scripts
-EVENTS_PATH = "/__events"
-SCRIPT_PATH = "/__live-reload.js"
 SCRIPT_NAME = "live-reload.js"
-KEEP_ALIVE_SECONDS = 15
 DEBOUNCE_MS = 20  # the longest a burst of file events is gathered
 STEP_MS = 5  # the quiet after an event that ends a burst
 SWITCH_SECONDS = 0.0005  # how long a busy thread keeps Python before the server thread may answer a request (default 5 ms)
 QUIET_SECONDS = 1.0  # the build that follows quick edits waits for a pause this long
 WAKE_MS = 50  # with no file event, the watcher hands back control this often (the first time: it is set up)
+TOLD_ERRORS = (BuildBusy, OutputError, SearchIndexError, SearchToolError, OSError)  # a build's failures that need no traceback
 BUILT, FAILED, SUPERSEDED = "built", "failed", "superseded"  # how a build in serve ended
-
-
-@dataclass
-class LiveState:
-    """The current build number and the problems of the last rebuild, if it failed."""
-
-    build: int = 0
-    problems: list[dict] = field(default_factory=list)
-    changed: threading.Condition = field(default_factory=threading.Condition)
-    pages: list[str] | None = None  # the URLs of the pages the last build changed; None: any page may have
-
-    def succeeded(self, pages: list[str] | None = None) -> None:
-        with self.changed:
-            self.build += 1
-            self.problems = []
-            self.pages = pages
-            self.changed.notify_all()
-
-    def failed(self, problems: list[dict]) -> None:
-        with self.changed:
-            self.problems = problems
-            self.changed.notify_all()
-
-    def stamp(self) -> tuple[int, int]:
-        return self.build, len(self.problems)
-
-    def wait_for_change(self, since: tuple[int, int], timeout: float) -> None:
-        with self.changed:
-            self.changed.wait_for(lambda: self.stamp() != since, timeout=timeout)
-
-    def event(self) -> bytes:
-        if self.problems:
-            return b"event: failed\ndata: " + json.dumps(self.problems).encode() + b"\n\n"
-        return b"event: ok\ndata: " + json.dumps({"build": self.build, "changed": self.pages}).encode() + b"\n\n"
-
-
-class _Handler(http.server.SimpleHTTPRequestHandler):
-    state: LiveState
-    script: bytes
-    rebuilds: Rebuilds
-
-    def do_GET(self):
-        path = self.path.split("?", 1)[0]
-        self.rebuilds.before_serving(path)
-        if path == RELOAD_PATH:
-            return self._send(str(self.state.build).encode(), "text/plain")
-        if path == SCRIPT_PATH:
-            return self._send(self.script, "text/javascript")
-        if path == EVENTS_PATH:
-            return self._events()
-        page = self._page_file(path)
-        if page is None:
-            return super().do_GET()
-        try:
-            html = page.read_bytes()
-        except OSError:
-            return super().do_GET()
-        tag = f'<script src="{SCRIPT_PATH}" defer></script>'.encode()
-        return self._send(html.replace(b"</head>", tag + b"</head>", 1), "text/html; charset=utf-8")
-
-    def _page_file(self, path: str) -> Path | None:
-        """The HTML file a request for a page is answered with, if it is one."""
-        local = Path(self.translate_path(path))
-        if local.is_dir():
-            if not path.endswith("/"):
-                return None  # the base class redirects to the folder
-            local = local / "index.html"
-        return local if local.suffix == ".html" and local.is_file() else None
-
-    def _send(self, body: bytes, content_type: str) -> None:
-        self.send_response(200)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-store")
-        self.end_headers()
-        self.wfile.write(body)
-
-    def _events(self) -> None:
-        """A server-sent event stream: the current state now, then each change."""
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Cache-Control", "no-store")
-        self.end_headers()
-        state = self.state
-        try:
-            while True:
-                with state.changed:
-                    event, sent = state.event(), state.stamp()
-                self.wfile.write(event)
-                self.wfile.flush()
-                state.wait_for_change(sent, KEEP_ALIVE_SECONDS)
-                self.wfile.write(b": keep-alive\n\n")
-        except OSError:  # the page went away
-            return
-
-    def log_message(self, format, *args):
-        pass
 
 
 def problems_of(error: BaseException) -> list[dict]:
@@ -192,11 +96,14 @@ class Rebuilds:
         self.follow_up.set()
 
     def _quick_edit(self, changed: list[Path]) -> list[str] | None:
-        """The files a quick edit wrote, or None when the edit needs a build."""
+        """The files a quick edit wrote, or None when the edit needs a build: also when
+        another process (a `build`) holds the output folder, which the build then waits for."""
         if self.live is None or self.state.problems:
             return None
-        try:
-            return self.live.edit(changed)
+        options = self.options
+        try:  # a build of this session holds the lock for itself, and commits nothing stale
+            with nullcontext() if self.building.locked() else build_lock(options.out_dir, cache_lock_file(options.content_dir), timeout=0):
+                return self.live.edit(changed)
         except Exception:  # whatever stops it, the build that follows does the edit
             return None
 
@@ -263,7 +170,8 @@ def rebuild(options: pipeline.Options, cache: BuildCache, state: LiveState, anno
     committed and reports nothing). Report the outcome on the terminal and, if announce or
     pages changed, to the pages (problems always). Never raises."""
     try:
-        result = pipeline.build(options, cache, guard)
+        with build_lock(options.out_dir, cache_lock_file(options.content_dir), options.source_folders):
+            result = pipeline.build(options, cache, guard)
     except KeyboardInterrupt:
         raise
     except pipeline.Superseded:
@@ -271,6 +179,8 @@ def rebuild(options: pipeline.Options, cache: BuildCache, state: LiveState, anno
     except Exception as error:  # any failure: report it and keep serving the previous site
         if isinstance(error, ContentError):
             print_failure(error.diagnostics, sys.stderr)  # as `build` prints them
+        elif isinstance(error, TOLD_ERRORS):  # their message says it all, as `build` prints it
+            print(f"error: {error}", file=sys.stderr)
         else:
             print(f"error: {type(error).__name__}: {error}", file=sys.stderr)
             traceback.print_exc(limit=-3)
@@ -296,13 +206,14 @@ def serve(options: pipeline.Options, port: int) -> int:
     options = replace(options, base_url=f"http://127.0.0.1:{port}/", live_reload=True)
     cache, state = open_cache(options.content_dir), LiveState()
     sys.setswitchinterval(SWITCH_SECONDS)
-    changes = watch(options)  # before the first build: an edit saved while it runs is not lost
     rebuilds = Rebuilds(options, cache, state)
+    try:  # the port is taken before anything is built
+        server = make_server(port, options.out_dir, state, live_script(options), rebuilds.before_serving)
+    except OSError as error:
+        raise OSError(error.errno, f"port {port} on 127.0.0.1 cannot be used ({error.strerror}); choose another with --port") from None
+    changes = watch(options)  # before the first build: an edit saved while it runs is not lost
     rebuilds.start()  # when the first build fails, the previous site (if any) is served with the problems
     rebuilds.options = replace(options, jobs=1)  # later rebuilds render few pages; no forking beside the server thread
-    handler = type("Handler", (_Handler,), {"state": state, "script": live_script(options), "rebuilds": rebuilds})
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), functools.partial(handler, directory=str(options.out_dir)))
-    server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
     print(f"Serving {options.out_dir} at http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C to stop)", flush=True)
     try:
@@ -312,6 +223,7 @@ def serve(options: pipeline.Options, port: int) -> int:
         print("Stopped.")
     finally:
         server.shutdown()
+        server.server_close()
     return 0
 
 
