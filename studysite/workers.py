@@ -131,9 +131,9 @@ class Aside:
         return self
 
     def __exit__(self, *exc_info) -> None:
-        for process, reader in self._children:
+        for process, reader in self._children:  # killed, not asked: a child's own signal handlers (the CLI's) must not run
             reader.close()
-            process.terminate()
+            process.kill()
             process.join()
         self._children = []
 
