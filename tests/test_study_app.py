@@ -12,7 +12,6 @@ from urllib.parse import urlparse
 
 import pytest
 from conftest import BrowserPage
-from playwright.sync_api import expect
 from test_accessibility import violations
 from test_browser import focus_by_tab
 from test_study import DAY_MS, KEY, answer_index, errors, put, record_with, stored
