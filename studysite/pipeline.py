@@ -15,7 +15,7 @@ from pathlib import Path
 from studysite import urls
 from studysite.content.graph import Graph, build_graph
 from studysite.content.html import ContentHtml, convert_texts
-from studysite.content.model import Content
+from studysite.content.records import Content
 from studysite.content.validate import content_of
 from studysite.diagnostics import Location, Report
 from studysite.i18n import content_po

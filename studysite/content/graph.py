@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from studysite.content.html import ContentHtml
-from studysite.content.model import Content, Record
+from studysite.content.records import Content, Record
 from studysite.memo import NO_MEMO, Memo
 from studysite.text.linking import Mention, TermMatcher, separator_for
 from studysite.workers import map_in_forks

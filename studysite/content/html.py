@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from studysite.content.model import KINDS, Content
+from studysite.content.records import KINDS, Content
 from studysite.diagnostics import Report
 from studysite.memo import NO_MEMO, Memo, Recorded, replay
 from studysite.text.markup import MarkdownConverter, TooManyMisses

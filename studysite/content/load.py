@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from studysite.content.model import KINDS
+from studysite.content.records import KINDS
 from studysite.diagnostics import Location, Report, did_you_mean
 from studysite.fileio import files_below, read_bytes
 

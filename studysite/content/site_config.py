@@ -6,8 +6,8 @@ import yaml
 
 from studysite import urls
 from studysite.content.load import Document
-from studysite.content.model import SiteConfig, SiteText
 from studysite.content.node_reader import NodeReader
+from studysite.content.records import SiteConfig, SiteText
 from studysite.diagnostics import Report, did_you_mean
 from studysite.languages import is_valid_language
 

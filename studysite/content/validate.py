@@ -36,7 +36,8 @@ from studysite.content.fields import (
     topic_id,
 )
 from studysite.content.load import Document
-from studysite.content.model import (
+from studysite.content.node_reader import NodeReader
+from studysite.content.records import (
     KINDS,
     Aspect,
     Comparison,
@@ -51,7 +52,6 @@ from studysite.content.model import (
     TopicText,
     answer_letter,
 )
-from studysite.content.node_reader import NodeReader
 from studysite.content.site_config import read_site_config
 from studysite.diagnostics import Diagnostic, Location, Report, Severity, did_you_mean, plural
 from studysite.languages import is_valid_language

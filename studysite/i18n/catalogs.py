@@ -11,7 +11,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import write_po
 
 from studysite.content.load import load_documents
-from studysite.content.model import Content
+from studysite.content.records import Content
 from studysite.content.validate import validate_content
 from studysite.diagnostics import Report
 from studysite.fileio import shown_path

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from babel.messages.catalog import Catalog
 
-from studysite.content.model import FIELD_OF_KIND, KINDS, Aspect, ComparisonText, Content, QuestionText, Record, TermText, TopicText
+from studysite.content.records import FIELD_OF_KIND, KINDS, Aspect, ComparisonText, Content, QuestionText, Record, TermText, TopicText
 from studysite.diagnostics import Location, Report
 from studysite.fileio import shown_path
 from studysite.i18n import po_check

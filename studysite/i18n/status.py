@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from studysite.content.model import Content
+from studysite.content.records import Content
 from studysite.content.validate import Reading
 from studysite.fileio import read_bytes
 from studysite.i18n import catalogs

@@ -35,7 +35,7 @@ from pathlib import Path
 from studysite.content.graph import Graph, terms_named
 from studysite.content.html import ContentHtml, convert_texts
 from studysite.content.load import Document, is_record_file, parse_file
-from studysite.content.model import FIELD_OF_KIND, Content, Record
+from studysite.content.records import FIELD_OF_KIND, Content, Record
 from studysite.content.validate import language_blocks, validate_record
 from studysite.diagnostics import Diagnostic, Report
 from studysite.i18n import content_po
@@ -52,7 +52,7 @@ QUICK_FILES = 64  # more record files changed than this: everything is read agai
 # The modules whose dataclasses and enums a kept model is made of, beside plain data.
 MODEL_MODULES = (
     "studysite.incremental.kept_model",
-    "studysite.content.model",
+    "studysite.content.records",
     "studysite.content.graph",
     "studysite.text.linking",
     "studysite.content.html",

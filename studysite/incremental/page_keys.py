@@ -16,7 +16,7 @@ from pathlib import Path
 
 from studysite import urls
 from studysite.content.graph import Graph
-from studysite.content.model import KINDS, Content, Record
+from studysite.content.records import KINDS, Content, Record
 from studysite.fileio import read_bytes
 from studysite.pages.view_models import Page, View
 from studysite.render.batch import Render

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from studysite.content.load import SITE_FILE, Document, find_content_files, parse_bytes, parse_file, read_file_bytes
-from studysite.content.model import SiteConfig
+from studysite.content.records import SiteConfig
 from studysite.content.site_config import read_site_config
 from studysite.content.validate import Reading, read_document
 from studysite.diagnostics import Diagnostic, Report

@@ -17,7 +17,7 @@ from markupsafe import Markup
 from studysite import urls
 from studysite.content.graph import Graph, LanguageGraph
 from studysite.content.html import ContentHtml
-from studysite.content.model import Content, answer_letter
+from studysite.content.records import Content, answer_letter
 from studysite.i18n.status import TranslationStatus
 from studysite.languages import text_direction
 from studysite.pages import site_pages, term_page

@@ -29,7 +29,7 @@ import jinja2
 from studysite import urls
 from studysite.content.graph import Edition, LanguageGraph, build_edition, topic_questions
 from studysite.content.html import ContentHtml
-from studysite.content.model import Content, answer_letter
+from studysite.content.records import Content, answer_letter
 from studysite.languages import language_name
 from studysite.memo import NO_MEMO, Memo
 from studysite.output.write import Manifest, SiteWriter

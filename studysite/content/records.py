@@ -1,4 +1,4 @@
-"""The content model: frozen records, complete when created, related to each other by id."""
+"""The records: frozen, complete when created, related to each other by id (content/graph.py)."""
 
 from __future__ import annotations
 
