@@ -140,3 +140,36 @@ def test_a_damaged_compiled_template_is_ignored_and_rewritten(make_content, tmp_
     assert result.status == 0 and "Traceback" not in result.err, result.err
     assert site_files(tmp_path / "again") == site_files(tmp_path / "clean")
     assert all(path.read_bytes() != data for path, data in damaged.items())  # written anew
+
+
+TRANS_BLOCKS = (
+    "{% trans %}Menu{% endtrans %}|{% trans 'verb' %}Menu{% endtrans %}|{% trans 'verb' who=who %}Hello {{ who }}{% endtrans %}"
+    "|{% trans n=count() %}Hello {{ n }}{% endtrans %}|{% trans notrimmed %}  Menu  {% endtrans %}|{% trans %}100%{% endtrans %}"
+    "|{% trans n=count() %}{{ n }} menu{% pluralize %}{{ n }} menus{% endtrans %}|{{ _('Menu') }}"
+)
+
+
+def test_trans_blocks_compile_to_what_jinjas_gettext_gives_them():
+    """{% trans %} blocks, with a context, a variable's call, notrimmed, a % of their own
+    and plural forms, read as Jinja's own i18n extension makes them; those without plural
+    forms call no gettext when rendered."""
+    from babel.support import Translations
+
+    class Dutch(Translations):
+        def gettext(self, message):
+            return {"Menu": "Menu (nl)", "Hello %(who)s": "Hallo %(who)s", "Hello %(n)s": "Hallo %(n)s", "100%%": "100%% (nl)"}.get(message, message)
+
+        def pgettext(self, context, message):
+            return f"{context}: {self.gettext(message)}"
+
+        ugettext = gettext
+
+    environment = make_environment([], Dutch(), "nl")
+    jinjas = jinja2.Environment(autoescape=True, extensions=["jinja2.ext.i18n"], undefined=jinja2.StrictUndefined)
+    jinjas.policies["ext.i18n.trimmed"] = True
+    jinjas.install_gettext_translations(Dutch(), newstyle=True)
+    values = {"who": "<b>&", "count": lambda: 2}
+    assert environment.from_string(TRANS_BLOCKS).render(values) == jinjas.from_string(TRANS_BLOCKS).render(values)
+    assert "verb: Hallo &lt;b&gt;&amp;" in environment.from_string(TRANS_BLOCKS).render(values)
+    compiled = environment.compile(TRANS_BLOCKS.rsplit("|", 2)[0], raw=True)
+    assert "gettext" not in compiled and "Hallo " in compiled
