@@ -28,6 +28,7 @@ from studysite.incremental.inputs import Inputs, file_times, read_inputs
 from studysite.incremental.kept_model import Model
 from studysite.incremental.page_keys import PageKeys, files_digest, inputs_key, pages_to_render, source_digests
 from studysite.incremental.readings import read_content_files
+from studysite.incremental.template_code import TemplateCodeCache
 from studysite.output import search
 from studysite.output.assets import collect_assets
 from studysite.output.write import Manifest, SiteWriter, check_output_folder
@@ -394,7 +395,9 @@ def make_renderer(options: Options, content: Content, report: Report, assets: di
     environments = {}
     for language in content.site.languages:
         translations = load_site_translations(options, language, report)
-        environments[language] = make_environment(template_dirs, translations, language, code_caches.get(language))
+        environments[language] = make_environment(
+            template_dirs, translations, language, TemplateCodeCache(code_caches[language]) if language in code_caches else None
+        )
     titles = {lang: text.title for lang, text in content.site.texts.items()}
     short_titles = {lang: text.short_title for lang, text in content.site.texts.items() if text.short_title}
     assets_paths = {name: path for name, (path, _) in assets.items()}

@@ -1,29 +1,24 @@
-"""renderer.py and render/environment.py: what the templates write, and how."""
+"""renderer.py and render/environment.py: what the templates write, and how; the compiled
+templates kept in the build cache."""
 
 from __future__ import annotations
+
+import re
 
 import jinja2
 import pytest
 from babel.support import NullTranslations
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
-from studysite.render.environment import make_environment, output_text
+from studysite.render.environment import make_environment
 
 
 class Shown:
     def __html__(self) -> str:
         return "<b>shown</b>"
 
-    def __repr__(self) -> str:  # the test's id: the same in every process that collects it
-        return "Shown()"
-
 
 VALUES = ["plain", "<script>alert('x') & \"y\"</script>", "", Markup("<em>safe</em>"), 42, 1.5, None, Shown(), ("a", "<b>")]
-
-
-@pytest.mark.parametrize("value", VALUES, ids=repr)
-def test_output_text_is_the_text_markupsafe_escapes(value):
-    assert output_text(value) == str(escape(value))
 
 
 def test_templates_escape_every_value_as_jinja_does_in_output_macros_and_blocks():
@@ -36,7 +31,6 @@ def test_templates_escape_every_value_as_jinja_does_in_output_macros_and_blocks(
     plain = jinja2.Environment(autoescape=True).from_string(source)
     for value in VALUES:
         assert environment.from_string(source).render(value=value) == plain.render(value=value)
-    assert "output_text" in environment.compile("{{ value }}", raw=True)
     with pytest.raises(jinja2.UndefinedError):  # an unknown name still fails the page
         environment.from_string("{{ nothing }}").render()
 
@@ -55,12 +49,10 @@ ATTRIBUTES = (
 
 @pytest.mark.parametrize("name", ["<b>&</b>", Markup("<i>safe</i>"), ""], ids=repr)
 def test_attribute_lookups_give_what_jinjas_give(name):
-    """{{ x.attr }} is Python's getattr in the compiled code, Jinja's item lookup for a
-    dict's key, and an undefined (an error) for neither, as Jinja does."""
+    """{{ x.attr }} is the attribute, else a dict's key, else an undefined (an error)."""
     environment, jinjas = make_environment([], NullTranslations(), "nl"), jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
     values = {"o": Holder(name=name, inner=Holder(name=name)), "d": {"name": name, "inner": {"name": name}}}
     assert environment.from_string(ATTRIBUTES).render(**values) == jinjas.from_string(ATTRIBUTES).render(**values)
-    assert "environment.getattr(" in environment.compile("{{ o.name }}", raw=True)  # only where getattr found nothing
     for missing in ("{{ o.nothing }}", "{{ d.nothing }}", "{{ o.nothing.name }}"):
         with pytest.raises(jinja2.UndefinedError):
             environment.from_string(missing).render(**values)
@@ -89,57 +81,6 @@ def test_an_environment_that_finalizes_values_still_compiles_and_escapes():
     assert environment.from_string("{{ a }}|{{ b }}").render(a="<i>", b=None) == "&lt;i&gt;|"
 
 
-MACRO_CALLS = (
-    "{% macro pair(a, b='-', c=none) %}[{{ a }}{{ b }}{{ c }}]{% endmacro %}"
-    "{% macro rest() %}({{ varargs|join(',') }}{{ kwargs|dictsort }}){% endmacro %}"
-    "{% macro framed(x) %}<{{ x }}:{{ caller() }}>{% endmacro %}"
-    "{% macro own(caller=none) %}{{ caller }}{% endmacro %}"
-    "{{ pair(v) }}{{ pair(v, v) }}{{ pair(v, c=v) }}{{ pair(a=v) }}"
-    "{{ rest(1, v) }}{{ rest(k=v) }}{% call framed(v) %}in {{ v }}{% endcall %}"
-    "{{ own(v) }}{% for item in [v] %}{{ pair(item, loop.index) }}{{ loop.cycle(1, 2) }}{% endfor %}"
-    "{% set block %}{{ pair(v) }}{% endset %}{{ block }}{{ pair(v)|length }}"
-    "{{ plain(v) }}{{ plain(v, end=v) }}{{ method(v) }}{{ with_context(v) }}{{ with_eval_context(v) }}{{ with_environment(v) }}"
-)
-
-
-class Shouter:
-    def shout(self, text):
-        return f"{text}!"
-
-
-CALLABLES = {
-    "plain": lambda text, end="": f"<{text}{end}>",
-    "method": Shouter().shout,
-    "with_context": jinja2.pass_context(lambda context, text: f"{context['v'] == text}"),
-    "with_eval_context": jinja2.pass_eval_context(lambda eval_context, text: f"{eval_context.autoescape}{text}"),
-    "with_environment": jinja2.pass_environment(lambda environment, text: f"{environment.autoescape}{text}"),
-}
-
-
-@pytest.mark.parametrize("value", ["<b>&</b>", Markup("<i>safe</i>")], ids=repr)
-def test_macros_and_functions_are_called_as_jinja_calls_them(value):
-    """PageContext's way into a macro called with positional arguments only, or into a
-    function that takes no context, gives what Jinja's own gives, in every other kind of
-    call too: defaults, keywords, varargs, caller, pass_context and its kin."""
-    environment, jinjas = make_environment([], NullTranslations(), "nl"), make_environment([], NullTranslations(), "nl")
-    jinjas.context_class = jinja2.runtime.Context
-    assert environment.from_string(MACRO_CALLS).render(v=value, **CALLABLES) == jinjas.from_string(MACRO_CALLS).render(v=value, **CALLABLES)
-    assert "[" + str(escape(value)) + "-None]" in environment.from_string(MACRO_CALLS).render(v=value, **CALLABLES)
-    with pytest.raises(TypeError):  # too many arguments still fail
-        environment.from_string("{% macro one(a) %}{{ a }}{% endmacro %}{{ one(1, 2) }}").render()
-
-
-def test_a_function_that_stops_iteration_gives_undefined_as_in_jinja():
-    def stop():
-        raise StopIteration
-
-    for context_class in (None, jinja2.runtime.Context):
-        environment = make_environment([], NullTranslations(), "nl")
-        environment.context_class = context_class or environment.context_class
-        with pytest.raises(jinja2.UndefinedError, match="StopIteration"):
-            environment.from_string("{{ stop() }}").render(stop=stop)
-
-
 def test_once_makes_a_macros_html_once_for_the_same_arguments():
     """once(macro, *args) gives what the macro gives, calling it once for each macro and
     arguments; one that takes more arguments than it names is called as Jinja calls it."""
@@ -160,3 +101,75 @@ def test_once_makes_a_macros_html_once_for_the_same_arguments():
         once(module.em, number)
     assert once(module.em, "<a>") == "<em>&lt;a&gt;!</em>" and calls[-1] == "<a>"
     assert once(module.em, ["<l>"]) == once(module.em, ["<l>"]) == "<em>[&#39;&lt;l&gt;&#39;]!</em>" and calls[-2:] == [["<l>"]] * 2  # no key: made each time
+
+
+def site_files(site) -> dict[str, bytes]:
+    return {path.relative_to(site).as_posix(): path.read_bytes() for path in site.rglob("*") if path.is_file() and path.name != ".studysite"}
+
+
+def with_a_letter_flipped(data: bytes) -> bytes:
+    """The data with the middle letter of its longest run of ASCII letters in the other case:
+    a word of a template's text, or a name its code looks up."""
+    runs = [(len(match.group()), match.start()) for match in re.finditer(rb"[A-Za-z]{4,}", data)] or [(2, len(data) // 2 - 1)]
+    length, start = max(runs)
+    at = start + length // 2
+    return data[:at] + bytes([data[at] ^ 0x20]) + data[at + 1 :]
+
+
+def with_the_middle_byte_flipped(data: bytes) -> bytes:
+    at = len(data) // 2
+    return data[:at] + bytes([data[at] ^ 0xFF]) + data[at + 1 :]
+
+
+@pytest.mark.parametrize("flip", [with_a_letter_flipped, with_the_middle_byte_flipped])
+def test_a_damaged_compiled_template_is_ignored_and_rewritten(make_content, tmp_path, monkeypatch, flip):
+    """A flipped byte in any compiled template of the build cache changes no page and stops
+    no process: the file fails its checksum, the template is compiled again and its file
+    written anew."""
+    from conftest import run_cli
+
+    monkeypatch.setenv("STUDYSITE_CACHE_DIR", str(tmp_path / "cache"))
+    content = make_content()
+    assert run_cli("build", "--content", content, "--out", tmp_path / "clean", "--no-search").status == 0
+    compiled = sorted(path for path in (tmp_path / "cache").glob("templates-*/*/*") if path.is_file())
+    assert len(compiled) >= 20  # every template, in both languages
+    damaged = {path: flip(path.read_bytes()) for path in compiled}
+    for path, data in damaged.items():
+        path.write_bytes(data)
+    result = run_cli("build", "--content", content, "--out", tmp_path / "again", "--no-search")
+    assert result.status == 0 and "Traceback" not in result.err, result.err
+    assert site_files(tmp_path / "again") == site_files(tmp_path / "clean")
+    assert all(path.read_bytes() != data for path, data in damaged.items())  # written anew
+
+
+TRANS_BLOCKS = (
+    "{% trans %}Menu{% endtrans %}|{% trans 'verb' %}Menu{% endtrans %}|{% trans 'verb' who=who %}Hello {{ who }}{% endtrans %}"
+    "|{% trans n=count() %}Hello {{ n }}{% endtrans %}|{% trans notrimmed %}  Menu  {% endtrans %}|{% trans %}100%{% endtrans %}"
+    "|{% trans n=count() %}{{ n }} menu{% pluralize %}{{ n }} menus{% endtrans %}|{{ _('Menu') }}"
+)
+
+
+def test_trans_blocks_compile_to_what_jinjas_gettext_gives_them():
+    """{% trans %} blocks, with a context, a variable's call, notrimmed, a % of their own
+    and plural forms, read as Jinja's own i18n extension makes them; those without plural
+    forms call no gettext when rendered."""
+    from babel.support import Translations
+
+    class Dutch(Translations):
+        def gettext(self, message):
+            return {"Menu": "Menu (nl)", "Hello %(who)s": "Hallo %(who)s", "Hello %(n)s": "Hallo %(n)s", "100%%": "100%% (nl)"}.get(message, message)
+
+        def pgettext(self, context, message):
+            return f"{context}: {self.gettext(message)}"
+
+        ugettext = gettext
+
+    environment = make_environment([], Dutch(), "nl")
+    jinjas = jinja2.Environment(autoescape=True, extensions=["jinja2.ext.i18n"], undefined=jinja2.StrictUndefined)
+    jinjas.policies["ext.i18n.trimmed"] = True
+    jinjas.install_gettext_translations(Dutch(), newstyle=True)
+    values = {"who": "<b>&", "count": lambda: 2}
+    assert environment.from_string(TRANS_BLOCKS).render(values) == jinjas.from_string(TRANS_BLOCKS).render(values)
+    assert "verb: Hallo &lt;b&gt;&amp;" in environment.from_string(TRANS_BLOCKS).render(values)
+    compiled = environment.compile(TRANS_BLOCKS.rsplit("|", 2)[0], raw=True)
+    assert "gettext" not in compiled and "Hallo " in compiled

@@ -16,7 +16,6 @@ from markupsafe import Markup
 from studysite import urls
 from studysite.languages import autonym, language_name, text_direction
 from studysite.pages.view_models import Page, View
-from studysite.render.environment import call_macro, is_plain_macro
 from studysite.study import offline
 
 # The sitemap protocol's limits for one file; a larger site gets sitemap.xml as an index.
@@ -235,18 +234,14 @@ def made_once() -> Callable[..., Markup]:
         try:
             html = made.get(key)
         except TypeError:  # unhashable
-            return _macro_html(macro, args)
+            return macro(*args)
         if html is None:
             if len(made) >= ONCE_KEPT:
                 made.clear()
-            html = made[key] = _macro_html(macro, args)
+            html = made[key] = macro(*args)
         return html
 
     return once
-
-
-def _macro_html(macro: Macro, args: tuple) -> Markup:
-    return call_macro(macro, args) if is_plain_macro(macro, args) else macro(*args)
 
 
 def split_sitemap(template: jinja2.Template, entries: list[dict], max_urls: int, max_bytes: int) -> list[bytes]:
