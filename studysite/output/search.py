@@ -19,17 +19,19 @@ import base64
 import contextlib
 import importlib
 import json
+import os
 import re
 import signal
 import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from studysite import urls
+from studysite.fileio import read_bytes, write_new_file
 from studysite.output.write import Manifest, SiteWriter
 
 ENTRY_FILE = "pagefind-entry.json"
@@ -143,13 +145,9 @@ class _Indexer:
 
     def __init__(self, index: LanguageIndex):
         self.index, self.errors, self.files, self.killed = index, [], None, False
-        pages = index.listed()
-        self.requests = [
-            {"type": "NewIndex", "config": {"root_selector": ROOT_SELECTOR}},
-            *({"type": "AddDir", "index_id": 0, "path": str(folder.resolve()), "glob": path} for path, folder in pages),
-            {"type": "GetFiles", "index_id": 0},
-        ]
-        self.pages = len(pages)
+        self.listed = index.listed()
+        self.pages = len(self.listed)
+        self.last = self.pages + 1  # the number of the last request, for the index's files
         self.output = tempfile.TemporaryFile()
         command = [*pagefind_command(index.language), "--service"]
         try:
@@ -160,9 +158,17 @@ class _Indexer:
         self.thread = threading.Thread(target=self._talk, daemon=True)
         self.thread.start()
 
+    def requests(self) -> Iterator[dict]:
+        """A new index, each page (read as it is sent: a language's pages take some 90 MB at
+        5,000 questions), the index's files."""
+        yield {"type": "NewIndex", "config": {"root_selector": ROOT_SELECTOR}}
+        for path, folder in self.listed:
+            yield {"type": "AddFile", "index_id": 0, "file_path": path, "file_contents": _page_text(folder / path)}
+        yield {"type": "GetFiles", "index_id": 0}
+
     def _feed(self) -> None:
         try:
-            for number, payload in enumerate(self.requests):
+            for number, payload in enumerate(self.requests()):
                 self.process.stdin.write(_message(number, payload))
             self.process.stdin.flush()
         except (OSError, ValueError):  # Pagefind stopped: _talk reads its end
@@ -199,7 +205,7 @@ class _Indexer:
         payload = response["payload"]
         if payload.get("type") == "Error":
             self.errors.append(str(payload.get("message", "")).strip())
-        if response.get("message_id") == len(self.requests) - 1:
+        if response.get("message_id") == self.last:
             self.files = payload.get("files") or []
 
     def wait(self) -> None:
@@ -230,15 +236,23 @@ class _Indexer:
 
     def write(self) -> None:
         """Write the index's files into its folder (OSError if the system refuses)."""
-        folder = self.index.output_dir
+        folder, targets = self.index.output_dir, []
         for file in self.files or []:
             path = PurePosixPath(file["path"])
             if path.is_absolute() or ".." in path.parts:
                 raise SearchIndexError(f"Pagefind named a file outside its folder: {file['path']}")
-            target = folder / path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(base64.b64decode(file["content"]))
+            targets.append((os.fspath(folder / path), file["content"]))
+        for parent in sorted({os.path.dirname(target) for target, _ in targets}):
+            os.makedirs(parent, exist_ok=True)
+        for target, content in targets:
+            write_new_file(target, base64.b64decode(content))
         _make_deterministic(folder / ENTRY_FILE)
+
+
+def _page_text(path: Path) -> str:
+    """A page's HTML, as Pagefind's service takes it (with its path in the site, which
+    makes its URL as Pagefind's own walk of the folder would)."""
+    return read_bytes(path).decode("utf-8")
 
 
 def _make_deterministic(entry_file: Path) -> None:
