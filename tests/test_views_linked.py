@@ -1,4 +1,4 @@
-"""Linking term names across a record's text fragments (views.ViewBuilder._linked): the
+"""Linking term names across a record's text fragments (pages/record_parts.RecordParts.linked): the
 fragments are joined on a separator while linking, and must come back apart whatever
 characters they hold."""
 
@@ -18,18 +18,18 @@ def views(make_content) -> ViewBuilder:
 
 
 def test_first_mention_is_linked_across_fragments(views):
-    linked = views._linked(("Wat doet een GPU?", "Een GPU rekent."), "nl")
+    linked = views.parts.linked(("Wat doet een GPU?", "Een GPU rekent."), "nl")
     assert linked[0].count('class="term"') == 1 and 'class="term"' not in linked[1]
 
 
 def test_fragments_holding_nul_stay_apart(views):
-    linked = views._linked(("Een GPU\x00 rekent", "\x00", "nog een GPU"), "nl")
+    linked = views.parts.linked(("Een GPU\x00 rekent", "\x00", "nog een GPU"), "nl")
     assert len(linked) == 3 and linked[1] == "\x00"
     assert "GPU</a>\x00 rekent" in linked[0] and 'class="term"' not in linked[2]
 
 
 def test_fragments_holding_every_separator_are_linked_one_by_one(views):
-    linked = views._linked((_SEPARATORS + " GPU", "GPU"), "nl")
+    linked = views.parts.linked((_SEPARATORS + " GPU", "GPU"), "nl")
     assert len(linked) == 2 and linked[0].startswith(_SEPARATORS)
     assert all(fragment.count('class="term"') == 1 for fragment in linked)
 
@@ -44,7 +44,7 @@ def test_questions_are_linked_from_where_finding_their_terms_found_them():
     assert graph.mentions.keys() == loaded.content_html.questions.keys()
     for (question_id, text_lang), mentions in graph.mentions.items():
         fragments = loaded.content_html.question_fragments(question_id, text_lang)
-        assert views._linked(fragments, text_lang, mentions=mentions) == views._linked(fragments, text_lang)
+        assert views.parts.linked(fragments, text_lang, mentions=mentions) == views.parts.linked(fragments, text_lang)
         assert {term for _, _, term in mentions} == graph.matchers[text_lang].find("\x00".join(fragments))
     assert any(len(mentions) > 1 for mentions in graph.mentions.values())
     edited = views.with_edits(loaded.content, loaded.content_html, {"questions": ["kv-cache"]})

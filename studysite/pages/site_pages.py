@@ -1,7 +1,7 @@
 """The pages of a language and of the site, as opposed to a record's: the language
 chooser, 404, home, glossary, search, review, downloads, offline and status pages.
 
-SitePages is the part of builder.ViewBuilder that makes them; each is a Page whose view
+SitePages makes them, for builder.ViewBuilder; each is a Page whose view
 model (pages/view_models.py) is made at once, but for the status page's, which asks git."""
 
 from __future__ import annotations
@@ -13,7 +13,9 @@ from markupsafe import Markup
 
 from studysite import urls
 from studysite.content.graph import LanguageGraph
+from studysite.i18n.status import TranslationStatus
 from studysite.languages import autonym, language_name
+from studysite.pages.record_parts import RecordParts
 from studysite.pages.view_models import (
     ChooserView,
     DownloadsView,
@@ -38,7 +40,13 @@ TITLE_EXCERPT = 70  # characters of a question's stem that make its title
 
 
 class SitePages:
-    """The language's and the site's own pages; mixed into builder.ViewBuilder, whose helpers it uses."""
+    """The language's and the site's own pages, from the record parts (their links)."""
+
+    def __init__(self, parts: RecordParts, statuses: TranslationStatus):
+        self.parts = parts
+        self.site = parts.site
+        self.content_html = parts.content_html
+        self.statuses = statuses
 
     def _every_language(self, make_path) -> dict[str, str]:
         return {lang: make_path(lang) for lang in self.site.languages}
@@ -66,7 +74,7 @@ class SitePages:
         language = lg.edition.language
         topics = tuple(
             TopicCard(
-                link=self.topic_link(lg, t),
+                link=self.parts.topic_link(lg, t),
                 topic=t,
                 practice=urls.record("practice", language, t) if lg.questions_by_topic[t] else "",
                 summary=description(self.content_html.topics.get((t, lg.edition.topics[t]), "")),
@@ -83,7 +91,7 @@ class SitePages:
     def glossary(self, lg: LanguageGraph) -> Page:
         language = lg.edition.language
         groups: dict[str, list[GlossaryEntry]] = {}
-        for term_id, link in self.sorted_term_links(lg):
+        for term_id, link in self.parts.sorted_term_links(lg):
             text_lang = lg.edition.terms[term_id]
             summary = description(self.content_html.terms.get((term_id, text_lang), ""))
             groups.setdefault(index_letter(link.label), []).append(GlossaryEntry(link, summary))
@@ -121,7 +129,7 @@ class SitePages:
     def _review_view(self, lg: LanguageGraph) -> ReviewView:
         questions = {}
         for q in lg.edition.questions:
-            link = self.question_link(lg, q, TITLE_EXCERPT)  # made once per build, with its path
+            link = self.parts.question_link(lg, q, TITLE_EXCERPT)  # made once per build, with its path
             questions[q] = {"title": link.label, "path": link.path}
         return ReviewView(questions)
 

@@ -1,7 +1,7 @@
 """The term page, as the seed shows it: which questions come first, which is the key
 question, the sentence each is quoted by, how its stem is cut, what to browse on.
 
-TermPage is the part of builder.ViewBuilder that makes the term page's view model (TermView)."""
+TermPages makes the term page's view model (TermView), for builder.ViewBuilder."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from markupsafe import Markup
 
 from studysite.content.graph import LanguageGraph
 from studysite.languages import language_name
+from studysite.pages.record_parts import RecordParts, without
 from studysite.pages.view_models import Choice, Link, QuestionBody, TermUsage, TermView, Text
 from studysite.text.markup import excerpt, plain_text
 
@@ -109,10 +110,26 @@ def cut_stem(stem: str, limit: int = STEM_CUT) -> str:
     return stem if len(stem) <= limit else stem[: limit - 1].rstrip() + "…"
 
 
-class TermPage:
-    """The term page's view model; mixed into builder.ViewBuilder, whose helpers it uses."""
+class TermPages:
+    """The term page's view model, from the record parts; with the plain text of questions
+    and their cut links, made once per build (every term a question uses quotes it)."""
 
-    def _term_view(self, lg: LanguageGraph, term_id: str) -> TermView:
+    def __init__(self, parts: RecordParts):
+        self.parts = parts
+        self.content = parts.content
+        self.content_html = parts.content_html
+        self.site = parts.site
+        self._plain_questions: dict[tuple[str, str], PlainQuestion] = {}
+        self._cut_links: dict[tuple[str, str], Link] = {}  # (question id, page language)
+
+    def with_edits(self, parts: RecordParts, by_question: list[tuple[str, str]]) -> TermPages:
+        """These term pages over the parts after an edit, with what they made but for the edited questions."""
+        pages = TermPages(parts)
+        pages._plain_questions = without(self._plain_questions, by_question)
+        pages._cut_links = without(self._cut_links, by_question)
+        return pages
+
+    def view(self, lg: LanguageGraph, term_id: str) -> TermView:
         """The seed's parts in order: definition, name in term_language, where it appears (topics
         linked), the key question with its choices and a reveal, each question quoted (the
         first is the key question, which term.html does not list again), related terms, others."""
@@ -125,19 +142,19 @@ class TermPage:
         question_ids = [q for q, _ in mentions]
         used_topics = {self.content.questions[q].topic for q in question_ids}
         topic_ids = [t for t in lg.edition.topics if t in used_topics]
-        related = tuple(self.term_link(lg, r) for r in lg.related_terms[term_id])
+        related = tuple(self.parts.term_link(lg, r) for r in lg.related_terms[term_id])
         shown = {term_id, *lg.related_terms[term_id]}
-        others = tuple(itertools.islice((link for t, link in self.sorted_term_links(lg) if t not in shown), BROWSE_LIMIT))
+        others = tuple(itertools.islice((link for t, link in self.parts.sorted_term_links(lg) if t not in shown), BROWSE_LIMIT))
         return TermView(
             term=text.term,
-            text_lang=self._foreign(text_lang, language),
-            definition=self._linked((self.content_html.terms.get((term_id, text_lang), ""),), text_lang, skip=term_id)[0],
+            text_lang=self.parts.foreign(text_lang, language),
+            definition=self.parts.linked((self.content_html.terms.get((term_id, text_lang), ""),), text_lang, skip=term_id)[0],
             term_language=term_language,
             term_language_name=language_name(term_language, language) if foreign_name else "",
             foreign_name=foreign_name,
-            topics=tuple(self.topic_link(lg, t) for t in topic_ids),
+            topics=tuple(self.parts.topic_link(lg, t) for t in topic_ids),
             key_question=self._key_question(lg, question_ids[0], term_id) if question_ids else None,
-            key_link=self.question_link(lg, question_ids[0]) if question_ids else None,
+            key_link=self.parts.question_link(lg, question_ids[0]) if question_ids else None,
             questions=tuple(TermUsage(self._cut_link(lg, q), self._quoted(lg, q, quoted)) for q, quoted in mentions),
             related=related,
             others=others,
@@ -158,27 +175,27 @@ class TermPage:
         key = (question_id, text_lang)
         if key not in self._plain_questions:
             self._plain_questions[key] = PlainQuestion.of(
-                self._plain_stem(question_id, text_lang), explanation_text(self.content_html.questions[key].explanation)
+                self.parts.plain_stem(question_id, text_lang), explanation_text(self.content_html.questions[key].explanation)
             )
         return self._plain_questions[key]
 
     def _key_question(self, lg: LanguageGraph, question_id: str, term_id: str) -> QuestionBody:
         """The question as the term page shows it, behind a reveal: its answer and explanation
         with their terms linked, the term itself left unlinked."""
-        body = self._question_body(lg, question_id, linked=False)
+        body = self.parts.question_body(lg, question_id, linked=False)
         text_lang = lg.edition.questions[question_id]
-        explanation, answer = self._linked((body.explanation, body.answer.html), text_lang, skip=term_id)
+        explanation, answer = self.parts.linked((body.explanation, body.answer.html), text_lang, skip=term_id)
         choices = tuple(Choice(c.letter, answer) if i == body.answer_index else c for i, c in enumerate(body.choices))
         return replace(body, choices=choices, explanation=explanation)
 
     def _cut_link(self, lg: LanguageGraph, question_id: str):
         """The link to a question with its stem cut, made once per build: each question is
         listed on the page of every term it uses."""
-        links = self._links.setdefault(("questions", question_id), {})  # beside _record_link's: forgotten when the question is edited
-        link = links.get((lg.edition.language, "cut"))
+        key = (question_id, lg.edition.language)
+        link = self._cut_links.get(key)
         if link is None:
-            whole = self.question_link(lg, question_id)
-            link = links[(lg.edition.language, "cut")] = Link(whole.path, cut_stem(whole.label), whole.lang, whole.dir)
+            whole = self.parts.question_link(lg, question_id)
+            link = self._cut_links[key] = Link(whole.path, cut_stem(whole.label), whole.lang, whole.dir)
         return link
 
     def _quoted(self, lg: LanguageGraph, question_id: str, sentence: str) -> Text:
@@ -186,4 +203,4 @@ class TermPage:
         spaces already: PlainQuestion), cut when long."""
         text_lang = lg.edition.questions[question_id]
         shown = sentence if len(sentence) <= SENTENCE_EXCERPT else excerpt(sentence, SENTENCE_EXCERPT)
-        return Text(Markup.escape(shown), *self._language_of(text_lang, lg.edition.language))
+        return Text(Markup.escape(shown), *self.parts.language_of(text_lang, lg.edition.language))

@@ -1,0 +1,166 @@
+"""Record parts: what many pages show of a record, made once per build and shared by the
+page builders (builder.py, site_pages.py, term_page.py): the link to a record's page, a
+question as its page shows it (its terms linked), a question's stem as plain text. A
+builder of the content after an edit (with_edits) keeps what this one made but for the
+edited records."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import replace
+
+from markupsafe import Markup
+
+from studysite import urls
+from studysite.content.graph import Graph, LanguageGraph
+from studysite.content.html import ContentHtml
+from studysite.content.records import Content, answer_letter
+from studysite.languages import text_direction
+from studysite.pages.view_models import Choice, Link, QuestionBody, sort_key
+from studysite.text.linking import Mention, separator_for, with_links
+from studysite.text.markup import excerpt, plain_text
+
+# The record pages: kind -> (template, the field of an Edition that lists the kind's records)
+RECORD_PAGES = {
+    "questions": ("question.html", "questions"),
+    "topics": ("topic.html", "topics"),
+    "glossary": ("term.html", "terms"),
+    "comparisons": ("comparison.html", "comparisons"),
+}
+
+
+class RecordParts:
+    """The parts of records that pages share, each made once, when first asked for."""
+
+    def __init__(self, content: Content, content_html: ContentHtml, graph: Graph):
+        self.content = content
+        self.content_html = content_html
+        self.graph = graph
+        self.site = content.site
+        self._links: dict[tuple[str, str], dict[tuple[str, int | str], Link]] = {}  # (kind, id) -> (page language, limit) -> its link
+        self._sorted_terms: dict[str, list[tuple[str, Link]]] = {}
+        self._linked_bodies: dict[tuple[str, str], QuestionBody] = {}  # (question id, page language): question_body
+        self._plain_stems: dict[tuple[str, str], str] = {}
+
+    def with_edits(self, content: Content, content_html: ContentHtml, edited: Mapping[str, Collection[str]], by_question: list[tuple[str, str]]) -> RecordParts:
+        """The parts of the content after an edit that kept the graph as it was, with what
+        this one made but for the edited records (ids by kind; by_question: the edited
+        questions' keys, with each language its text may be in)."""
+        parts = RecordParts(content, content_html, replace(self.graph, mentions=without(self.graph.mentions, by_question)))
+        parts._links = without(self._links, [(kind, record_id) for kind, ids in edited.items() for record_id in ids])
+        parts._sorted_terms = {} if edited.get("glossary") else self._sorted_terms
+        parts._linked_bodies = without(self._linked_bodies, by_question)
+        parts._plain_stems = without(self._plain_stems, by_question)
+        return parts
+
+    def linked(self, fragments: tuple[str, ...], text_lang: str, skip: str = "", mentions: tuple[Mention, ...] | None = None) -> tuple[Markup, ...]:
+        """Text fragments, read in order, with the first mention of each term linked;
+        the links lead from any record page. mentions: where the terms are first named in
+        the fragments joined by separator_for, found already (graph.terms_named)."""
+        matcher = self.graph.matchers.get(text_lang)
+        if matcher:
+            separator = separator_for(fragments)
+            if separator is None:  # the fragments hold every candidate: link them one by one
+                fragments = tuple(matcher.link(f, urls.term_from_record_page, skip) for f in fragments)
+            else:
+                text = separator.join(fragments)
+                found = mentions if mentions is not None else matcher.first_mentions(text)
+                fragments = tuple(with_links(text, found, urls.term_from_record_page, skip).split(separator))
+        return tuple(Markup(f) for f in fragments)
+
+    def foreign(self, text_lang: str, page_lang: str) -> str:
+        return "" if text_lang == page_lang else text_lang
+
+    def language_of(self, text_lang: str, page_lang: str) -> tuple[str, str]:
+        """The lang and dir attributes of text in text_lang on a page in page_lang: empty
+        when they are the page's own."""
+        if text_lang == page_lang:
+            return "", ""
+        direction = text_direction(text_lang)
+        return text_lang, direction if direction != text_direction(page_lang) else ""
+
+    def link(self, path: str, label: str, text_lang: str, page_lang: str) -> Link:
+        """A link whose label is in text_lang, on a page in page_lang."""
+        return Link(path, label, *self.language_of(text_lang, page_lang))
+
+    def record_link(self, lg: LanguageGraph, kind: str, record_id: str, limit: int = 0) -> Link:
+        """The link to a record's page in lg's language, made once per build: pages list
+        the same records many times over."""
+        links = self._links.get((kind, record_id))
+        if links is None:
+            links = self._links[(kind, record_id)] = {}
+        link = links.get((lg.edition.language, limit))
+        if link is None:
+            link = links[(lg.edition.language, limit)] = self._make_record_link(lg, kind, record_id, limit)
+        return link
+
+    def _make_record_link(self, lg: LanguageGraph, kind: str, record_id: str, limit: int) -> Link:
+        language = lg.edition.language
+        text_lang = getattr(lg.edition, RECORD_PAGES[kind][1])[record_id]
+        if kind == "questions":
+            label = self.plain_stem(record_id, text_lang)
+            label = excerpt(label, limit) if limit else label
+        elif kind == "glossary":
+            label = self.content.terms[record_id].texts[text_lang].term
+        else:
+            label = getattr(self.content, kind)[record_id].texts[text_lang].title
+        return self.link(urls.record(kind, language, record_id), label, text_lang, language)
+
+    def topic_link(self, lg: LanguageGraph, topic_id: str) -> Link:
+        return self.record_link(lg, "topics", topic_id)
+
+    def term_link(self, lg: LanguageGraph, term_id: str) -> Link:
+        return self.record_link(lg, "glossary", term_id)
+
+    def question_link(self, lg: LanguageGraph, question_id: str, limit: int = 0) -> Link:
+        return self.record_link(lg, "questions", question_id, limit)
+
+    def comparison_link(self, lg: LanguageGraph, comparison_id: str) -> Link:
+        return self.record_link(lg, "comparisons", comparison_id)
+
+    def sorted_term_links(self, lg: LanguageGraph) -> list[tuple[str, Link]]:
+        """(term id, link) of every term of lg's glossary, in dictionary order; made once."""
+        language = lg.edition.language
+        if language not in self._sorted_terms:
+            links = [(term_id, self.term_link(lg, term_id)) for term_id in lg.edition.terms]
+            self._sorted_terms[language] = sorted(links, key=lambda item: sort_key(item[1].label))
+        return self._sorted_terms[language]
+
+    def question_body(self, lg: LanguageGraph, question_id: str, linked: bool) -> QuestionBody:
+        """A question as its page shows it; linked: its terms linked, made once (its page
+        and its topic's practice page show the same: their term links are the same from both)."""
+        key = (question_id, lg.edition.language)
+        body = self._linked_bodies.get(key) if linked else None
+        if body is None:
+            body = self._make_question_body(lg, question_id, linked)
+            if linked:
+                self._linked_bodies[key] = body
+        return body
+
+    def _make_question_body(self, lg: LanguageGraph, question_id: str, linked: bool) -> QuestionBody:
+        text_lang = lg.edition.questions[question_id]
+        fragments = self.content_html.question_fragments(question_id, text_lang)
+        if linked:
+            stem, explanation, *choice_html = self.linked(fragments, text_lang, mentions=self.graph.mentions.get((question_id, text_lang)))
+        else:
+            stem, explanation, *choice_html = (Markup(f) for f in fragments)
+        choices = tuple(Choice(answer_letter(i), c) for i, c in enumerate(choice_html))
+        text_lang = self.foreign(text_lang, lg.edition.language)
+        return QuestionBody(question_id, text_lang, stem, choices, self.content.questions[question_id].answer, explanation)
+
+    def plain_stem(self, question_id: str, text_lang: str) -> str:
+        """A question's stem as plain text, made once: its page's title and description and
+        every link to it are made from it."""
+        key = (question_id, text_lang)
+        if key not in self._plain_stems:
+            self._plain_stems[key] = plain_text(self.content_html.questions[key].stem)
+        return self._plain_stems[key]
+
+
+def without(cache: Mapping, keys: Iterable) -> dict:
+    """A copy of a cache of every record's, without these keys (an edit's few): copied whole
+    and then each taken out, not filtered entry by entry."""
+    kept = dict(cache)
+    for key in keys:
+        kept.pop(key, None)
+    return kept
