@@ -185,6 +185,16 @@ class BrowserPage:
     errors: list[str]
 
 
+def recording_errors(page) -> list[str]:
+    """The page's console errors, script errors, failed requests and HTTP errors, as they come."""
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+    page.on("requestfailed", lambda r: errors.append(f"request failed: {r.url}"))
+    page.on("response", lambda r: errors.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None)
+    return errors
+
+
 @pytest.fixture
 def open_page(browser, site_url, request):
     """Open a site page (path below the base path) in a fresh context; on failure the
@@ -197,11 +207,7 @@ def open_page(browser, site_url, request):
         contexts.append(context)
         context.set_default_timeout(5000)
         page = context.new_page()
-        errors: list[str] = []
-        page.on("console", lambda m: errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
-        page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
-        page.on("requestfailed", lambda r: errors.append(f"request failed: {r.url}"))
-        page.on("response", lambda r: errors.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None)
+        errors = recording_errors(page)
         page.goto(site_url + path)
         result = BrowserPage(page, errors)
         opened.append(result)

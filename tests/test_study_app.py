@@ -11,7 +11,7 @@ import time
 from urllib.parse import urlparse
 
 import pytest
-from conftest import BrowserPage
+from conftest import BrowserPage, recording_errors
 from test_accessibility import violations
 from test_browser import focus_by_tab
 from test_study import DAY_MS, KEY, answer_index, errors, put, record_with, stored
@@ -42,11 +42,7 @@ def phone(browser, site_url):
         if init:
             context.add_init_script(init)
         page = context.new_page()
-        found: list[str] = []
-        page.on("console", lambda m: found.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
-        page.on("pageerror", lambda e: found.append(f"page error: {e}"))
-        page.on("requestfailed", lambda r: found.append(f"request failed: {r.url}"))
-        page.on("response", lambda r: found.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None)
+        found = recording_errors(page)
         page.goto(site_url + path)
         return BrowserPage(page, found)
 

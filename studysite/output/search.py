@@ -145,6 +145,7 @@ class _Indexer:
 
     def __init__(self, index: LanguageIndex):
         self.index, self.errors, self.files, self.killed = index, [], None, False
+        self.written: bool | BaseException = False  # whether the conversation's thread wrote the index's files, or what it met
         self.listed = index.listed()
         self.pages = len(self.listed)
         self.last = self.pages + 1  # the number of the last request, for the index's files
@@ -198,6 +199,13 @@ class _Indexer:
         feeder.join()
         with contextlib.suppress(OSError):
             self.process.stdin.close()
+        if self.process.wait() == 0 and self.files and not self.errors:
+            try:  # here, as soon as they came: while another language's Pagefind still works
+                self._write_files()
+            except (OSError, SearchIndexError) as error:
+                self.written = error
+            else:
+                self.written = True
 
     def _take(self, response: object) -> None:
         if not isinstance(response, dict) or not isinstance(response.get("payload"), dict):
@@ -235,7 +243,13 @@ class _Indexer:
         return None
 
     def write(self) -> None:
-        """Write the index's files into its folder (OSError if the system refuses)."""
+        """The index's files written into its folder (OSError if the system refuses)."""
+        if isinstance(self.written, BaseException):
+            raise self.written
+        if not self.written:
+            self._write_files()
+
+    def _write_files(self) -> None:
         folder, targets = self.index.output_dir, []
         for file in self.files or []:
             path = PurePosixPath(file["path"])
