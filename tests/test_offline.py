@@ -218,15 +218,22 @@ def test_a_visited_page_reloads_offline_with_its_styles(context, served):
         assert page.evaluate("getComputedStyle(document.querySelector('.site-header')).display") != "inline"
 
 
+def unstored_page_offline(context, url: str):
+    """A page of the French home's site opened offline without having been visited: the
+    worker answers with its offline page (kept when the home page was)."""
+    page = context.new_page()
+    page.goto(url + "fr/")
+    wait_until_controlled(page)
+    wait_until_kept(page, url + "fr/offline/")
+    context.set_offline(True)
+    page.goto(url + "fr/questions/kv-cache/")
+    assert page.locator("h1").inner_text() == "Vous êtes hors ligne"
+    return page
+
+
 @pytest.mark.browser
 def test_an_unstored_page_offline_shows_the_localized_offline_page(context, served):
-    page = context.new_page()
-    page.goto(served.url + "fr/")
-    wait_until_controlled(page)
-    wait_until_kept(page, served.url + "fr/offline/")
-    context.set_offline(True)
-    page.goto(served.url + "fr/questions/kv-cache/")
-    assert page.locator("h1").inner_text() == "Vous êtes hors ligne"
+    page = unstored_page_offline(context, served.url)
     assert page.locator("html").get_attribute("lang") == "fr"
     page.locator("main a", has_text="Accueil").click()  # the home page was visited
     assert page.url == served.url + "fr/"
@@ -310,13 +317,7 @@ def visit(page, url: str) -> None:
 @pytest.mark.browser
 def test_the_offline_page_keeps_its_styles_and_links_when_served_under_another_path(context, serve):
     served = serve(served_at="/elsewhere/")  # built for /repo/
-    page = context.new_page()
-    page.goto(served.url + "fr/")
-    wait_until_controlled(page)
-    wait_until_kept(page, served.url + "fr/offline/")
-    context.set_offline(True)
-    page.goto(served.url + "fr/questions/kv-cache/")
-    assert page.locator("h1").inner_text() == "Vous êtes hors ligne"
+    page = unstored_page_offline(context, served.url)
     assert page.evaluate("getComputedStyle(document.querySelector('.site-header .bar')).display") == "flex"
     links = page.locator("a[href]:not([href^='#'])").evaluate_all("links => links.map(a => new URL(a.href).pathname)")
     assert links and all(link.startswith("/elsewhere/") for link in links), links
