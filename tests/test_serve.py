@@ -246,7 +246,7 @@ def site_server(tmp_path, monkeypatch):
     for path, text in {
         "index.html": "<html><head></head>home</html>",
         "nl/index.html": "<html><head></head>nl</html>",
-        "404.html": "site's own 404",
+        "404.html": "<html><head></head>site's own 404</html>",
         "bare/notes.txt": "x",
     }.items():
         (site / path).parent.mkdir(parents=True, exist_ok=True)
@@ -280,9 +280,11 @@ def test_a_url_with_a_nul_is_a_bad_request_and_serving_goes_on(site_server):
 
 
 def test_a_page_not_found_is_the_sites_own_404_with_status_404(site_server):
+    live_reload = f'<script src="{serve.SCRIPT_PATH}" defer></script>'.encode()
     for path in ("/no/such/page/", "/bare/", "/etcdir/hostname", "/secret.txt", "/etcdir/"):
         status, headers, body = answer(site_server, path)
-        assert (status, body) == (404, b"site's own 404"), path
+        # with the live-reload script: a page asked for before it is built shows itself once it is
+        assert (status, body) == (404, b"<html><head>" + live_reload + b"</head>site's own 404</html>"), path
     assert answer(site_server, "/bare/notes.txt")[2] == b"x"
 
 

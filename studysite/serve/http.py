@@ -3,7 +3,7 @@
 The built files, as GitHub Pages would serve them: a folder's index.html, no listing of a
 folder (one without index.html is not found), the site's own 404.html with status 404,
 nothing outside the site folder (a link that leads out of it is not followed) and
-`X-Content-Type-Options: nosniff` on every answer. Every HTML page gets a script
+`X-Content-Type-Options: nosniff` on every answer. Every HTML page, the 404 page too, gets a script
 (static/live-reload.js) that listens to /__events: the server pushes the number of each
 new build, or the problems of a failed one, which the page shows over itself until they
 are fixed. The listening socket is bound before the first build (a port that is taken
@@ -65,6 +65,11 @@ class LiveState:
         return b"event: ok\ndata: " + json.dumps({"build": self.build, "changed": self.pages}).encode() + b"\n\n"
 
 
+def with_live_reload(html: bytes) -> bytes:
+    """A page with the live-reload script, at the end of its head."""
+    return html.replace(b"</head>", f'<script src="{SCRIPT_PATH}" defer></script>'.encode() + b"</head>", 1)
+
+
 class SiteServer(http.server.ThreadingHTTPServer):
     request_queue_size = BACKLOG
     daemon_threads = True
@@ -96,8 +101,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             html = page.read_bytes()
         except OSError:
             return super().do_GET()
-        tag = f'<script src="{SCRIPT_PATH}" defer></script>'.encode()
-        return self._send(html.replace(b"</head>", tag + b"</head>", 1), "text/html; charset=utf-8")
+        return self._send(with_live_reload(html), "text/html; charset=utf-8")
 
     def send_head(self):
         """As the standard library's, for a file inside the site folder only."""
@@ -119,6 +123,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             body = None
         if body is None:
             return super().send_error(code, message, explain)
+        body = with_live_reload(body)  # a page not there yet shows itself once a build makes it
         self.send_response(404)
         self.send_header("Content-Type", "text/html; charset=utf-8")
         self.send_header("Content-Length", str(len(body)))
