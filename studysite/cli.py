@@ -51,6 +51,13 @@ def make_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def failed_command(args: argparse.Namespace) -> str:
+    """What the failure line names: "Build" (serve builds too), "Check", "Status", "i18n update"..."""
+    if args.command == "i18n":
+        return f"i18n {args.action}"
+    return {"check": "Check", "status": "Status"}.get(args.command, "Build")
+
+
 def _content_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--content", type=Path, default=Path("content"), help="content folder (default: content)")
     parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
@@ -92,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return COMMANDS[args.command](args)
     except ContentError as error:
-        print_failure(error.diagnostics, sys.stderr)
+        print_failure(error.diagnostics, sys.stderr, failed_command(args))
         return EXIT_CONTENT
     except (OutputError, catalogs.CatalogError) as error:
         print(f"error: {error}", file=sys.stderr)

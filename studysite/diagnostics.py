@@ -154,11 +154,12 @@ def print_report(report: Report, stream: TextIO) -> None:
         print(diagnostic.format(), file=stream)
 
 
-def print_failure(diagnostics: Iterable[Diagnostic], stream: TextIO) -> None:
-    """A build stopped by errors: every diagnostic, then how many errors and warnings."""
+def print_failure(diagnostics: Iterable[Diagnostic], stream: TextIO, what: str = "Build") -> None:
+    """A command stopped by errors (what: "Build", "Check"...): every diagnostic, then how
+    many errors and warnings."""
     report = Report(diagnostics=list(diagnostics))
     print_report(report, stream)
-    print(f"Build failed: {report.summary()}.", file=stream)
+    print(f"{what} failed: {report.summary()}.", file=stream)
 
 
 def built_summary(pages: int, languages: int, seconds: float, changed: int, warnings: int) -> str:

@@ -174,13 +174,13 @@ def test_plural_forms_for_a_single_count_may_leave_the_count_out():
 def test_a_faulty_site_catalog_fails_check_and_build_located_with_the_content_errors(make_content, tmp_path):
     content = make_content(**{"topics/broken.yaml": "nl: {title: T}\nfr: {title: T}\norder: first\n"})
     write_site_catalog(content.parent, SITE_PO)
-    for command in (["check"], ["build", "--out", tmp_path / "site", "--no-search"]):
+    for command, what in ((["check"], "Check"), (["build", "--out", tmp_path / "site", "--no-search"], "Build")):
         result = run_cli(*command, "--content", content)
         assert result.status == 1 and "Traceback" not in result.err
         for line, column, code in SITE_PO_FAULTS:
             assert f"locales/fr/LC_MESSAGES/messages.po:{line}:{column}: error: " in result.err and f"[{code}]" in result.err
         assert "topics/broken.yaml:3:8: error:" in result.err  # in the same run as the content's
-        assert result.err.rstrip().endswith("Build failed: 5 errors, 0 warnings.")
+        assert result.err.rstrip().endswith(f"{what} failed: 5 errors, 0 warnings.")
     assert not (tmp_path / "site").exists()
     (content / "topics/broken.yaml").unlink()
     fixed = SITE_PO.replace("{language} : {name}", "%(name)s (%(language)s)").replace("%(nope)s", "%(num)s").replace("100 %", "100 %%")

@@ -42,6 +42,14 @@ def test_check_validates_and_writes_nothing(make_content, tmp_path):
     assert not (tmp_path / "site").exists()
 
 
+def test_a_failed_check_or_status_says_so_not_build(make_content):
+    content = make_content(**{"topics/basics.yaml": "order: x\nnl: {title: T}\nfr: {title: T}\n"})
+    for command, what in (("check", "Check"), ("status", "Status")):
+        result = run_cli(command, "--content", content)
+        assert result.status == 1, command
+        assert result.err.rstrip().endswith(f"{what} failed: 1 error, 0 warnings."), result.err
+
+
 def test_strict_turns_warnings_into_errors(make_content):
     content = make_content(**{"glossary/gpu.yaml": "nl: {term: GPU, definition: D}\n"})
     assert run_cli("check", "--content", content).status == 0

@@ -29,8 +29,8 @@ def test_build_writes_nothing_and_keeps_the_previous_site(tmp_path, make_content
     assert run_cli("build", "--content", make_content(), "--out", site, "--no-search").status == 0
     before = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
     result = run_cli("build", "--content", HOSTILE / "content", "--out", site)
-    summary = (HOSTILE / "expected.txt").read_text(encoding="utf-8").rstrip().splitlines()[-1]  # "Build failed: N errors, M warnings."
-    assert result.status == 1 and result.err.rstrip().endswith(summary)
+    summary = (HOSTILE / "expected.txt").read_text(encoding="utf-8").rstrip().splitlines()[-1]  # "Check failed: N errors, M warnings."
+    assert result.status == 1 and result.err.rstrip().endswith(summary.replace("Check failed", "Build failed"))
     assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["content", "site", "site.lock"]
 
