@@ -76,9 +76,10 @@ def test_a_worker_that_fails_takes_what_is_left_so_the_others_stop_soon():
     assert len(done) < 100  # the parent stopped soon after the child failed, not at the end of the queue
 
 
-def test_spare_work_is_done_once_by_a_render_worker_or_aside_while_few_pages_are_rendered(tmp_path):
-    """The kept model's saving: taken from the render queue when workers render, else done
-    by a process aside; either way once, with every page written."""
+def test_work_alongside_is_done_once_by_a_render_worker_or_aside_while_few_pages_are_rendered(tmp_path):
+    """The sitemaps and the kept model's saving: taken from the render queue when workers
+    render, else done by a process aside (or here, with one job); either way once, with
+    every page written and what the work wrote taken into the writer."""
     from studysite.output.write import Manifest, SiteWriter
     from studysite.render.batch import render_pages
 
@@ -89,18 +90,22 @@ def test_spare_work_is_done_once_by_a_render_worker_or_aside_while_few_pages_are
         def render(self, page, view) -> str:
             return page.path
 
-    log = tmp_path / "spare.log"
+    log = tmp_path / "alongside.log"
 
-    def spare() -> None:
+    def save(writer) -> None:
         with open(log, "a", encoding="utf-8") as file:
             file.write(f"{os.getpid()}\n")
 
-    for count in (300, 3):  # with workers; alone
+    def write_sitemap(writer) -> None:
+        writer.write("sitemap.xml", b"<urlset/>")
+
+    for count, jobs in ((300, 2), (3, 2), (3, 1)):  # with workers; alone with a process aside; alone
         log.write_text("")
         pages = [Page(f"nl/p{n}/", "question.html", "nl", "", lambda: None) for n in range(count)]
-        with SiteWriter(tmp_path / f"site-{count}", Manifest()) as writer:
-            render_pages(writer, Echo(), [Render(page) for page in pages], 0, 2, spare=[spare])
-            assert len(writer.written) == count
+        with SiteWriter(tmp_path / f"site-{count}-{jobs}", Manifest()) as writer:
+            render_pages(writer, Echo(), [Render(page) for page in pages], 0, jobs, alongside=[write_sitemap, save])
+            assert len(writer.written) == count + 1 and "sitemap.xml" in writer.written
+            assert (writer.temp_dir / "sitemap.xml").read_bytes() == b"<urlset/>"
         assert len(log.read_text().split()) == 1
 
 

@@ -29,28 +29,23 @@ def render_pages(
     carried: int,
     jobs: int,
     progress: Callable[[int], None] | None = None,
-    also: Sequence[Callable[[SiteWriter], None]] = (),
-    spare: Sequence[Callable[[], None]] = (),
+    alongside: Sequence[Callable[[SiteWriter], None]] = (),
 ) -> None:
     """Render and write the pages to do (the other `carried` pages of the site are carried
-    over as they were). also: other files' writing (the sitemaps), each given the writer,
-    done alongside. With jobs > 1 and many pages to render, forked workers and this process
-    take the writings and batches of pages in turn, each as it is free.
-
-    spare: work that writes nothing of the site (saving the kept model), taken like the
-    writings when workers render, else done by processes aside meanwhile: a fork of its
-    own copies every page of memory that it or the build touches (at 5,000 questions, 40,000
-    pages copied while saving the model), and when every page is rendered both cores are
-    busy anyway.
+    over as they were), and do the other work alongside: each is given the writer, for
+    the files it writes (the sitemaps) or none (the kept model saved). With jobs > 1 and
+    many pages to render, forked workers and this process take that work and batches of
+    pages in turn, each as it is free (a fork for the work alone would copy every page of
+    memory that it or the build touches: at 5,000 questions, 40,000 pages while saving the
+    model); with few, the pages are rendered here while a process aside takes the work.
 
     Page paths were checked unique in phase one, so workers write side by side into the
     temporary folder and send back what they wrote; the first failure stops the build."""
     if not can_fork(jobs) or len(todo) < WORTH_A_FORK:
-        _render_alone(writer, renderer, todo, also, progress, carried, spare, jobs)
+        _render_alone(writer, renderer, todo, alongside, progress, carried, jobs)
         return
     renderer.load_templates(item.page for item in todo)
-    others = [*also, *(functools.partial(_spare_work, work) for work in spare)]
-    works = [*others, *(functools.partial(_render_here, renderer=renderer, todo=batch) for batch in batches_of(todo))]
+    works = [*alongside, *(functools.partial(_render_here, renderer=renderer, todo=batch) for batch in batches_of(todo))]
     tasks = Tasks(len(works))
     workers = [functools.partial(_take_works, writer, works, tasks) for _ in range(jobs - 1)]
     mine = functools.partial(_take_works, writer, works, tasks, progress, carried, jobs)  # the workers keep about the same pace
@@ -99,21 +94,21 @@ def _render_alone(
     writer: SiteWriter,
     renderer: Renderer,
     todo: list[Render],
-    also: Sequence[Callable[[SiteWriter], None]],
+    alongside: Sequence[Callable[[SiteWriter], None]],
     progress: Callable[[int], None] | None,
     carried: int,
-    spare: Sequence[Callable[[], None]],
     jobs: int,
 ) -> None:
-    with Aside(spare, jobs, background=True) as aside:
+    """The pages rendered here while a process aside takes the work alongside, in turn
+    with this process once the pages are done (with one job, this process does it all);
+    what the process aside wrote is then taken into the writer."""
+    tasks = Tasks(len(alongside))
+    with Aside([functools.partial(_take_works, writer, alongside, tasks)] if alongside else [], jobs, background=True) as aside:
         _render_here(writer, renderer, todo, progress, carried)
-        for write in also:
-            write(writer)
-        aside.results()
-
-
-def _spare_work(work: Callable[[], None], writer: SiteWriter) -> None:
-    work()
+        _take_works(writer, alongside, tasks)
+        outcomes = aside.results()
+    for outcome in outcomes:
+        writer.merge(*outcome)
 
 
 def _render_here(writer: SiteWriter, renderer: Renderer, todo: list[Render], progress: Callable[[int], None] | None = None, carried: int = 0) -> None:
