@@ -337,7 +337,7 @@ def write_site(
     progress = Progress("Rendering pages", len(loaded.pages), started)
     sitemaps = [] if decks is None else [functools.partial(write_sitemaps, renderer=renderer, pages=loaded.pages)]
     todo = pages_to_render(loaded.pages, page_keys, writer.reuse)
-    alongside = [lambda _writer: keep(), *sitemaps]  # the longest first; keep() writes nothing of the site
+    alongside = [*sitemaps, lambda _writer: keep()]  # keep() writes nothing of the site
     render_pages(writer, renderer, todo, len(loaded.pages) - len(todo), options.processes, progress.show, alongside)
     progress.clear()
     for path, data in assets.values():
