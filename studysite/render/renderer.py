@@ -225,8 +225,9 @@ def made_once() -> Callable[..., Markup]:
     """once(macro, *args), for the pages of a place: what the macro makes of these arguments,
     made once for all the pages that show it (the choices and the reveal of a question, on
     its own page and on its topic's practice page, which one process renders one after the
-    other; the other terms at the foot of a language's term pages, the same on most). The arguments are frozen view models, and the latest ONCE_KEPT results are
-    kept; a macro given an argument that cannot be a key (a list) is called each time."""
+    other; the other terms at the foot of a language's term pages, the same on most). The
+    arguments are frozen view models, and the latest ONCE_KEPT results are kept; a macro
+    given an argument that cannot be a key (a list) is called each time."""
     made: dict[tuple, Markup] = {}
 
     def once(macro: Macro, *args: Hashable) -> Markup:
