@@ -392,6 +392,7 @@ def test_no_layout_shift_as_the_study_features_fill_in(phone, path):
 def test_a_version_1_record_keeps_its_progress(phone, site_url):
     opened = phone("nl/")
     page = opened.page
+    page.wait_for_load_state("networkidle")  # the home page's modules loaded, not cut off by the next page
     old = {
         "format": "studysite-progress",
         "version": 1,
