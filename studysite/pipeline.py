@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import os
 import time
 from collections.abc import Callable, Mapping
@@ -348,9 +349,17 @@ def write_site(
         decks.write(writer)
     writer.write("robots.txt", f"User-agent: *\nAllow: /\nSitemap: {urls.absolute(content.site.base_url, urls.SITEMAP)}\n".encode())
     writer.write(".nojekyll", b"")
+    write_question_lists(writer, loaded.graph)
     if options.search and not options.preview:
         search.index_site(writer, options.out_dir, previous, content.site.languages, options.processes)
     write_offline_files(writer, loaded, renderer)  # its page lists name the search index's files
+
+
+def write_question_lists(writer: SiteWriter, graph: Graph) -> None:
+    """Per language, the ids of the questions its site has (urls.review_questions): the
+    study scripts count as due only these, not questions the site no longer has."""
+    for language, lg in graph.languages.items():
+        writer.write(urls.review_questions(language), json.dumps(list(lg.edition.questions), separators=(",", ":")).encode())
 
 
 def write_offline_files(writer: SiteWriter, loaded: LoadedSite, renderer: Renderer) -> None:

@@ -53,6 +53,12 @@ def review(language: str) -> str:
     return page(language, "review")
 
 
+def review_questions(language: str) -> str:
+    """The ids of the questions a language's site has (a JSON list): what the review page
+    lists, for the due count every page shows."""
+    return f"{review(language)}questions.json"
+
+
 def downloads(language: str) -> str:
     return page(language, "downloads")
 

@@ -1,6 +1,7 @@
 """The sample content built as a user would: every page there, every link resolving."""
 
 import html
+import json
 import os
 import re
 import xml.etree.ElementTree as ElementTree
@@ -35,6 +36,17 @@ def test_every_page_of_the_spec_exists(sample_site: Path):
     missing = [path for path in expected if not (sample_site / path).is_file()]
     assert missing == []
     assert len(ids("questions")) >= 16 and len(ids("glossary")) >= 12
+
+
+def test_the_due_count_reads_the_list_of_the_languages_questions(sample_site: Path):
+    """The study scripts count as due only the questions the site has: their ids, listed
+    next to the review page, at the path every page's study strings name."""
+    for lang in LANGUAGES:
+        listed = json.loads((sample_site / lang / "review/questions.json").read_text(encoding="utf-8"))
+        assert sorted(listed) == ids("questions")
+        page = (sample_site / lang / "questions" / listed[0] / "index.html").read_text(encoding="utf-8")
+        strings = json.loads(re.search(r'<script type="application/json" id="study-strings">(.*?)</script>', page, re.S).group(1))
+        assert strings["questions"] == f"{lang}/review/questions.json"
 
 
 def test_every_internal_link_resolves_and_no_page_is_an_orphan(sample_site: Path):

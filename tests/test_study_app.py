@@ -165,9 +165,11 @@ def test_an_answer_on_a_question_page_is_scheduled_and_counted_as_due(phone, sit
     entry = stored(page)["schedule"]["all-reduce"]
     attempt = stored(page)["attempts"]["all-reduce"][0]
     assert entry["due"] - attempt["time"] == DAY_MS, "a wrong answer comes back the next day"
-    # Two days later (the attempt moved back), with an attempt an older page never scheduled:
+    # Two days later (the attempt moved back), with an attempt an older page never scheduled,
+    # and one of a question the site no longer has, which is not counted:
     past = now_ms() - 2 * DAY_MS
-    put(page, record_with({"all-reduce": [{"choice": 0, "correct": False, "time": past}], "kv-cache": [{"choice": 0, "correct": False, "time": past}]}))
+    attempts = {q: [{"choice": 0, "correct": False, "time": past}] for q in ("all-reduce", "kv-cache", "removed-question")}
+    put(page, record_with(attempts))
     page.goto(site_url + "nl/topics/ai-hardware-stack/")
     item = page.locator(".question-list li", has=page.locator("a[href$='/all-reduce/']"))
     expect_text(item.locator(".state"), "Te herhalen")
@@ -176,7 +178,7 @@ def test_an_answer_on_a_question_page_is_scheduled_and_counted_as_due(phone, sit
     assert badge.locator(".visually-hidden").text_content().strip() == "(Vandaag te herhalen: 2)"
     page.get_by_text("Menu", exact=True).tap()
     assert page.get_by_role("link", name="Herhalen (Vandaag te herhalen: 2)").is_visible()
-    assert all(stored(page)["schedule"][q]["due"] == past + DAY_MS for q in ("all-reduce", "kv-cache"))
+    assert all(stored(page)["schedule"][q]["due"] == past + DAY_MS for q in ("all-reduce", "kv-cache", "removed-question"))
     page.goto(site_url + "nl/")
     expect(page.locator("[data-due-count]")).to_have_text("2")
     assert errors(opened) == []
@@ -447,11 +449,13 @@ def test_without_javascript_the_dashboard_says_what_it_needs_and_the_next_questi
     context.close()
 
 
-PAGE_WEIGHT = 40 * 1024
+# A returning reader's page with all it loads: 40 KB, and 1 KB for the list of the site's
+# questions that the due count fetches when something is due.
+PAGE_WEIGHT = 41 * 1024
 
 
 @pytest.mark.parametrize("path", ["nl/", PRACTICE, "nl/review/", "nl/questions/data-parallelism/", "nl/topics/ai-hardware-stack/"])
-def test_a_page_with_all_it_loads_stays_under_40_kb_gzipped(phone, sample_site, site_url, path):
+def test_a_page_with_all_it_loads_stays_under_41_kb_gzipped(phone, sample_site, site_url, path):
     """Every same-origin response of the page while it loads and is answered on (the scheduler
     included), each gzipped: what a reader's first visit costs. The service worker and what it
     stores for later are not the page's."""

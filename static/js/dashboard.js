@@ -1,7 +1,7 @@
 /* The home page's dashboard: continue where you left off, due today, today's answers
    against the daily goal (set here), and the streak of days the goal was reached. */
 
-import { DEFAULT_GOAL, dueIds } from "./storage.js";
+import { DEFAULT_GOAL } from "./storage.js";
 import { fill } from "./question.js";
 
 /* "YYYY-M-D" of a time, in the reader's own time zone. */
@@ -42,7 +42,6 @@ function show(body, record, format) {
   const goal = record.settings.goal || DEFAULT_GOAL;
   const days = answersByDay(record.attempts);
   const today = days[dayKey(Date.now())] || 0;
-  body.querySelector("[data-due-count]").textContent = format(dueIds(record).length);
   body.querySelector("[data-today]").textContent = fill(body.dataset.todayText, { done: format(today), goal: format(goal) });
   body.querySelector("[data-streak]").textContent = format(streak(days, goal));
   const progress = body.querySelector("[data-goal-progress]");
@@ -72,6 +71,7 @@ export function start(context) {
     context.refresh();
   });
   context.onRefresh.push((record) => show(body, record, context.format));
-  show(body, context.store.record(), context.format);
+  context.onDue.push((count) => { body.querySelector("[data-due-count]").textContent = context.format(count); });
+  context.refresh();
   body.hidden = false;
 }

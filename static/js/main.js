@@ -1,5 +1,6 @@
 /* The entry module of every page: opens the progress (saying once when it cannot be kept),
-   marks question links with their state, shows the due count on the menu's Review link,
+   marks question links with their state, shows the due count on the menu's Review link
+   (of the questions the site lists, fetched once something is due),
    schedules every answer (loading the scheduler only when there is something to plan), and
    starts the components found by their data- attributes, each guarded. Words come from
    the page's #study-strings. */
@@ -38,9 +39,11 @@ function sayOnce(store, strings, problem) {
   document.querySelector("main").prepend(notice);
 }
 
+/* The ids of the site's questions (a Set), or null when their list cannot be had. */
+const fetchIds = (url) => fetch(url).then((r) => r.json()).then((ids) => new Set(ids.map(String))).catch(() => null);
+
 /* The due count on the menu's Review link: a number to see, a sentence to hear. */
-function showBadge(record, strings, format) {
-  const count = dueIds(record).length;
+function showBadge(count, strings, format) {
   document.querySelectorAll("[data-due-badge]").forEach((badge) => {
     const number = document.createElement("span");
     const words = document.createElement("span");
@@ -67,17 +70,27 @@ function makeContext(strings, main) {
   const store = new Store(rootPath);
   const numbers = new Intl.NumberFormat(document.documentElement.lang);
   const format = (n) => numbers.format(n);
-  let loading = null;
+  const siteURL = new URL(rootPath, location.href);
+  let loading = null, ids = null, turn = 0;
   const context = {
-    store, strings, rootPath, format, onRefresh: [],
+    store, strings, rootPath, format, onRefresh: [], onDue: [],
     refresh() {
-      const record = store.record();
+      const record = store.record(), mine = ++turn;
       refreshMarkers(main, record, strings, rootPath, format);
-      showBadge(record, strings, format);
       context.onRefresh.forEach((show) => show(record));
+      context.dueCount(record).then((count) => {
+        if (mine === turn) [(n) => showBadge(n, strings, format), ...context.onDue].forEach((show) => show(count));
+      });
+    },
+    /* How many of the site's questions are due (a promise): not those it no longer has. */
+    async dueCount(record) {
+      const due = dueIds(record);
+      if (due.length) ids = ids || fetchIds(new URL(strings.questions, siteURL));
+      const known = due.length && await ids;
+      return known ? due.filter((id) => known.has(id)).length : due.length;
     },
     scheduler() {
-      loading = loading || Promise.all([import("./schedule.js"), import(new URL(strings.scheduler, new URL(rootPath, location.href)).href)])
+      loading = loading || Promise.all([import("./schedule.js"), import(new URL(strings.scheduler, siteURL).href)])
         .then(([schedule, lib]) => schedule.makeScheduler(lib));
       return loading;
     },

@@ -113,11 +113,12 @@ class Renderer:
         return Markup(self.environments[language].get_template(name).render(**context))
 
     def study_strings(self, language: str) -> Markup:
-        """The study scripts' words in a language, and the scheduler's path from the site's
-        root: the same on every page, rendered once."""
+        """The study scripts' words in a language, and the paths from the site's root of the
+        scheduler and of the list of the site's questions: the same on every page, rendered once."""
         if language not in self._study_strings:
             template = self.environments[language].get_template("study_strings.html")
-            self._study_strings[language] = Markup(template.render(scheduler=self.site.assets.get(SCHEDULER, "")))
+            paths = {"scheduler": self.site.assets.get(SCHEDULER, ""), "questions": urls.review_questions(language)}
+            self._study_strings[language] = Markup(template.render(**paths))
         return self._study_strings[language]
 
     def page_context(self, page: Page) -> dict:

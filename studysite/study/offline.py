@@ -4,7 +4,8 @@ A build writes, besides the pages:
 - a web app manifest per language (<lang>/manifest.webmanifest, named in that language)
   and one at the root for the language chooser; start URL, scope and icons are relative
   to the manifest, so a project site under /repo/ works;
-- a list per language (<lang>/offline-pages.json) of that language's pages, the site's
+- a list per language (<lang>/offline-pages.json) of that language's pages (and the list
+  of its questions that the due count reads), the site's
   assets and the files its search needs (Pagefind's index, not its UI), each with the start
   of its sha256, for "make this language available offline" (so search works offline too);
 - the service worker (service-worker.js at the root, so that its scope is the whole site).
@@ -90,7 +91,9 @@ def page_lists(written: Mapping[str, str], languages: tuple[str, ...]) -> dict[s
     lists = {}
     for language in languages:
         pages = sorted(
-            [urls.path_of(path), digest[:DIGEST_LENGTH]] for path, digest in written.items() if path.startswith(f"{language}/") and path.endswith("/index.html")
+            [urls.path_of(path), digest[:DIGEST_LENGTH]]
+            for path, digest in written.items()
+            if path.startswith(f"{language}/") and path.endswith("/index.html") or path == urls.review_questions(language)
         )
         search = sorted([path, digest[:DIGEST_LENGTH]] for path, digest in written.items() if is_search_file(path, language))
         lists[page_list_path(language)] = _json({"assets": assets, "pages": pages, "search": search})
