@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import queue
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -132,6 +133,26 @@ def test_an_edit_is_pushed_a_problem_shown_and_cleared_and_the_result_equals_a_c
     pipeline.build(options)
     served = {p.relative_to(server.out): p.read_bytes() for p in server.out.rglob("*") if p.is_file() and p.name != ".studysite"}
     assert served == {p.relative_to(clean): p.read_bytes() for p in clean.rglob("*") if p.is_file() and p.name != ".studysite"}
+
+
+def test_a_locales_folder_made_while_serving_is_watched_from_then_on(server, tmp_path):
+    assert json.loads(server.wait_event("ok"))["build"] == 1
+    po = tmp_path / "locales/nl/LC_MESSAGES/messages.po"  # beside content/, where no folder was
+    header = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: nl\\n"\n\n'
+    po.parent.mkdir(parents=True)
+    po.write_text(header + 'msgid "Glossary"\nmsgstr "Woordenboek"\n', encoding="utf-8")
+    server.wait_event("ok", lambda data: json.loads(data)["build"] >= 2)
+    for _ in range(100):  # the file may be written after the build that the new folder began
+        if "Woordenboek" in server.get("/nl/"):
+            break
+        time.sleep(0.1)
+    assert "Woordenboek" in server.get("/nl/")
+    po.write_text(header + 'msgid "Glossary"\nmsgstr "Begrippenlijst"\n', encoding="utf-8")
+    server.wait_event("ok", lambda data: "/nl/" in (json.loads(data)["changed"] or ()))
+    assert "Begrippenlijst" in server.get("/nl/")
+    shutil.rmtree(tmp_path / "locales")  # and one removed is no longer watched: the shipped words come back
+    server.wait_event("ok", lambda data: "/nl/" in (json.loads(data)["changed"] or ()))
+    assert "Begrippenlijst" not in server.get("/nl/")
 
 
 def test_an_edit_saved_while_the_first_build_runs_is_served(make_content, tmp_path):

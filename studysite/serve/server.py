@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
-import itertools
 import sys
 import threading
 import time
@@ -229,10 +228,35 @@ def serve(options: pipeline.Options, port: int) -> int:
 
 def watch(options: pipeline.Options) -> Iterator[set[tuple[object, str]]]:
     """The sets of changed sources, from a watcher already set up when this returns; the
-    events that come while a build runs are kept for the next set."""
+    events that come while a build runs are kept for the next set. A resource folder made
+    beside the content while serving (templates/, static/, locales/) is watched from then
+    on, and one removed no longer: either counts as a change."""
     import watchfiles  # here, not at the start of every command
 
-    folders = [folder for folder in options.source_folders if folder.is_dir()]
+    folders = watched_folders(options)
+    return _changes(watchfiles, options, folders, *_watcher(watchfiles, folders))
+
+
+def watched_folders(options: pipeline.Options) -> list[Path]:
+    return [folder for folder in options.source_folders if folder.is_dir()]
+
+
+def _watcher(watchfiles, folders: list[Path]) -> tuple[set[tuple[object, str]], Iterator[set[tuple[object, str]]]]:
+    """watchfiles' watch of these folders (a set of changes, empty every WAKE_MS without any),
+    set up before this returns: its first set, and the watch."""
     events = watchfiles.watch(*folders, debounce=DEBOUNCE_MS, step=STEP_MS, rust_timeout=WAKE_MS, yield_on_timeout=True)
-    first = next(events)  # the watcher is set up before anything is yielded, even a timeout
-    return (changed for changed in itertools.chain([first], events) if changed)
+    return next(events), events
+
+
+def _changes(watchfiles, options: pipeline.Options, folders: list[Path], changed: set, events) -> Iterator[set[tuple[object, str]]]:
+    while True:
+        now = watched_folders(options)
+        if now != folders:  # the new watch is set up before the old one stops: no event falls between
+            more, new_events = _watcher(watchfiles, now)
+            events.close()
+            added, removed = set(now) - set(folders), set(folders) - set(now)
+            changed = {*changed, *more, *((watchfiles.Change.added, str(f)) for f in added), *((watchfiles.Change.deleted, str(f)) for f in removed)}
+            folders, events = now, new_events
+        if changed:
+            yield changed
+        changed = next(events)
