@@ -85,8 +85,9 @@ function makeContext(strings, main) {
     /* How many of the site's questions are due (a promise): not those it no longer has. */
     async dueCount(record) {
       const due = dueIds(record);
-      if (due.length) ids = ids || fetchIds(new URL(strings.questions, siteURL));
-      const known = due.length && await ids;
+      if (!due.length) return 0;
+      ids = ids || fetchIds(new URL(strings.questions, siteURL));
+      const known = await ids;
       return known ? due.filter((id) => known.has(id)).length : due.length;
     },
     scheduler() {
