@@ -306,8 +306,10 @@ def test_keyboard_only_from_question_to_practice_to_review(open_page, site_url):
         page.keyboard.press("Tab")
     page.keyboard.press("Enter")
     assert page.locator("[data-result]").inner_text().startswith("Ce n'est pas ça")
-    assert page.evaluate("document.activeElement.matches('.reveal > summary')")
+    assert page.evaluate("document.activeElement.matches('[data-result]')"), "the result is read out, and Enter goes on from it"
     assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") != "none"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.matches('.reveal > summary')"), "the explanation's reveal comes next"
     page.goto(site_url + "fr/practice/gpu-programming/")
     count = page.locator("[data-item]").count()
     for index in range(count):

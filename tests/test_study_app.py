@@ -288,8 +288,14 @@ def test_a_question_page_offers_the_next_question_in_the_topics_order(phone, sit
     expect(page.locator("[data-result]")).not_to_have_text("")
     assert page.get_by_role("link", name="Volgende vraag").is_visible()
     wait_scheduled(page, "software-stack-order")
-    page.keyboard.press("n")
+    page.keyboard.press("Enter")  # the result has the focus: Enter goes on, as N does
     page.wait_for_url("**/training-vs-inference/")
+    page.keyboard.press("2")
+    expect(page.locator("[data-result]")).not_to_have_text("")
+    assert page.evaluate("document.activeElement.matches('[data-result]')"), "the result is read out"
+    wait_scheduled(page, "training-vs-inference")
+    page.keyboard.press("n")
+    page.wait_for_function("!location.pathname.endsWith('/training-vs-inference/')")
     assert errors(opened) == []
 
 
@@ -328,6 +334,21 @@ def test_the_review_page_has_one_list_which_the_session_replaces(phone, site_url
     assert page.locator("[data-end] [data-score]").inner_text() == "Je had 100% goed: 2 van 2."
     assert page.locator("[data-list-section]").is_visible()
     page.wait_for_selector("[data-list-none]:visible")
+    page.locator("[data-end] [data-restart]").tap()
+    assert page.locator("[data-list-section]").is_hidden(), "a session started from the end screen takes the list's place too"
+    assert visible_item(page).count() == 1
+    assert errors(opened) == []
+
+
+def test_an_answer_in_another_tab_shows_at_once(phone, site_url):
+    opened = phone("nl/topics/ai-hardware-stack/")
+    topic = opened.page
+    state = topic.locator(".question-list li", has=topic.locator("a[href$='/all-reduce/']")).locator(".state")
+    expect_text(state, "Nog niet geprobeerd")
+    other = topic.context.new_page()
+    other.goto(site_url + "nl/questions/all-reduce/")
+    other.locator(".choices li").nth(answer_index(other)).locator("button").tap()
+    expect_text(state, "Goed")
     assert errors(opened) == []
 
 

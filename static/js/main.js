@@ -1,5 +1,5 @@
 /* The entry module of every page: opens the progress (saying once when it cannot be kept),
-   marks question links with their state, shows the due count on the menu's Review link
+   marks question links with their state (again when another tab answers, or Back shows a kept page), shows the due count on the menu's Review link
    (of the questions the site lists, fetched once something is due),
    schedules every answer (loading the scheduler only when there is something to plan), and
    starts the components found by their data- attributes, each guarded. Words come from
@@ -122,6 +122,9 @@ function start() {
   store.onProblem = (problem) => sayOnce(store, strings, problem);
   guarded("markers", context.refresh);
   guarded("schedule", () => context.schedule());
+  // Answers given in another tab, or since the browser kept this page for Back: shown at once.
+  addEventListener("storage", (event) => { if (event.key === store.key) guarded("markers", context.refresh); });
+  addEventListener("pageshow", (event) => { if (event.persisted) guarded("markers", context.refresh); });
   document.querySelectorAll("[data-question-page]").forEach((root) => guarded("question", () => {
     enhanceQuestion(root, { strings, onAnswer: (choice, correct) => guarded("answer", () => context.answer(root.dataset.question, choice, correct)) });
   }));

@@ -51,6 +51,7 @@ export class Session {
     this.missed = [];
     this.position = 0;
     this.arrange = (ids) => ids;
+    this.onBegin = null;
     this.onFinish = null;
     this.onPlace = null; // {order, position, missed, time} after each step, or null
     this.end.querySelector("[data-restart]").addEventListener("click", () => this.begin(this.allIds(), true));
@@ -92,6 +93,7 @@ export class Session {
       next.hidden = true;
     }
     this.root.classList.add("is-running");
+    if (this.onBegin) this.onBegin();
     this.show(position, focus);
   }
 

@@ -58,7 +58,10 @@ export function enhanceQuestion(root, { strings, onAnswer = null, afterAnswer = 
     reveal.open = true;
     if (onAnswer) onAnswer(index, correct);
     if (afterAnswer) afterAnswer();
-    else reveal.querySelector("summary").focus();
+    else { // the result is read out, and Enter (keys.js) goes on to the next question
+      result.tabIndex = -1;
+      result.focus();
+    }
   }
 
   function reset() {

@@ -108,8 +108,6 @@ export async function start(context) {
         sessionRoot.querySelector("[data-session-items]").append(item);
         session.add(item);
       }
-      listSection.hidden = true;
-      sessionRoot.hidden = false;
       session.begin(session.allIds(), true);
     } catch (error) {
       find("[data-import-result]").textContent = text.unavailable;
@@ -118,6 +116,10 @@ export async function start(context) {
     }
   }
 
+  session.onBegin = () => { // also "start over" and "practise these again" on the end screen
+    listSection.hidden = true;
+    sessionRoot.hidden = false;
+  };
   session.onFinish = () => {
     listSection.hidden = false;
     render();
@@ -151,7 +153,13 @@ function setUpKeeping(root, context, known, render) {
   input.addEventListener("change", async () => {
     const file = input.files[0];
     if (!file) return;
-    const problem = file.size > MAX_IMPORT_BYTES ? "large" : importText(store, await file.text(), known);
+    let problem;
+    try {
+      problem = file.size > MAX_IMPORT_BYTES ? "large" : importText(store, await file.text(), known);
+    } catch (error) { // a file the browser cannot read, or one no check foresaw
+      console.warn("studysite import:", error);
+      problem = "corrupt";
+    }
     input.value = "";
     if (problem) {
       result.textContent = text["refused" + problem[0].toUpperCase() + problem.slice(1)] || text.refusedUnsaved;

@@ -36,46 +36,63 @@ export function validEntry(entry) {
 }
 
 function validPlace({ order, position, missed, time } = {}) {
-  const ids = new Set(Array.isArray(order) ? order.filter((id) => ID.test(id)) : []);
-  return ids.size === order.length && Array.isArray(missed) && missed.every((id) => ids.has(id)) &&
+  if (!Array.isArray(order) || !Array.isArray(missed)) return false;
+  const ids = new Set(order.filter((id) => ID.test(id)));
+  return ids.size === order.length && missed.every((id) => ids.has(id)) &&
     Number.isInteger(position) && position >= 0 && position <= order.length && validTime(time);
 }
 
-/* A clean record from untrusted data: bad entries are left out. */
-export function sanitise(data) {
+/* The settings data states validly (the others keep their defaults). */
+export function statedSettings(settings) {
+  const stated = {};
+  if (!isObject(settings)) return stated;
+  if (typeof settings.shuffle === "boolean") stated.shuffle = settings.shuffle;
+  if (Number.isInteger(settings.goal) && settings.goal > 0 && settings.goal <= 500) stated.goal = settings.goal;
+  return stated;
+}
+
+/* A clean record from untrusted data: bad entries are left out. A time after now (a clock
+   that was ahead) is taken as now, and that question planned again, so that an answer
+   from the future neither stays the last one nor keeps it from review for years. */
+export function sanitise(data, now = Date.now()) {
   const record = emptyRecord();
   const ids = (obj) => (isObject(obj) ? Object.keys(obj).filter((id) => ID.test(id)) : []);
+  const ahead = new Set();
   for (const id of ids(data.attempts)) {
     const list = Array.isArray(data.attempts[id]) ? data.attempts[id].filter(validAttempt) : [];
-    if (list.length) record.attempts[id] = list.map(({ choice, correct, time }) => ({ choice, correct, time })).sort((a, b) => a.time - b.time).slice(-MAX_ATTEMPTS);
+    if (list.some((a) => a.time > now)) ahead.add(id);
+    if (list.length) record.attempts[id] = list.map(({ choice, correct, time }) => ({ choice, correct, time: Math.min(time, now) })).sort((a, b) => a.time - b.time).slice(-MAX_ATTEMPTS);
   }
-  const settings = isObject(data.settings) ? data.settings : {};
-  if (typeof settings.shuffle === "boolean") record.settings.shuffle = settings.shuffle;
-  if (Number.isInteger(settings.goal) && settings.goal > 0 && settings.goal <= 500) record.settings.goal = settings.goal;
+  Object.assign(record.settings, statedSettings(data.settings));
   for (const id of ids(data.schedule)) {
     const { due, count } = data.schedule[id] || {};
-    if (validEntry({ due, count })) record.schedule[id] = { due, count };
+    if (validEntry({ due, count }) && !ahead.has(id)) record.schedule[id] = { due, count };
   }
   for (const id of ids(data.places)) {
     const { order, position, missed, time } = isObject(data.places[id]) ? data.places[id] : {};
-    if (validPlace({ order, position, missed, time })) record.places[id] = { order: [...order], position, missed: [...missed], time };
+    if (validPlace({ order, position, missed, time })) record.places[id] = { order: [...order], position, missed: [...missed], time: Math.min(time, now) };
   }
   return record;
 }
 
-/* Parse a stored or imported text: {record} or {error: "corrupt" | "foreign" | "newer"}. */
+/* Parse a stored or imported text: {record, settings (those it states)} or {error:
+   "corrupt" | "foreign" | "newer"}. Data no check foresaw is "corrupt", never a fault of the page. */
 export function parseRecord(text, migrations = MIGRATIONS, current = VERSION) {
   let data;
   try { data = JSON.parse(text); } catch (error) { return { error: "corrupt" }; }
   if (!isObject(data)) return { error: "corrupt" };
   if (data.format !== FORMAT || !Number.isInteger(data.version) || data.version < 1) return { error: "foreign" };
   if (data.version > current) return { error: "newer" };
-  while (data.version < current) {
-    const step = migrations[data.version];
-    if (!step) return { error: "foreign" };
-    data = step(data);
+  try {
+    while (data.version < current) {
+      const step = migrations[data.version];
+      if (!step) return { error: "foreign" };
+      data = step(data);
+    }
+    return { record: sanitise(data), settings: statedSettings(data.settings) };
+  } catch (error) {
+    return { error: "corrupt" };
   }
-  return { record: sanitise(data) };
 }
 
 function works(probe) {

@@ -220,8 +220,7 @@ test("a due date is never stored as null", () => {
   const store = new Store("/s/", storage);
   const scheduler = makeScheduler(fsrsLib);
   const late = Date.UTC(9999, 11, 30); // in range, but its next review is past the last date there is
-  store.addAttempt("q", 0, true, late);
-  store.setSchedule(scheduler.plan({ q: store.attempts("q"), r: [{ correct: false, time: T0 }] }));
+  store.setSchedule(scheduler.plan({ q: [{ choice: 0, correct: true, time: late }], r: [{ correct: false, time: T0 }] }));
   store.setSchedule({ s: { due: NaN, count: 1 }, t: { due: null, count: 1 }, u: { due: T0, count: 0 } });
   const kept = JSON.parse(storage.getItem(KEY)).schedule;
   assert.deepEqual(Object.keys(kept), ["r"]);
@@ -260,6 +259,50 @@ test("a practice place is kept when it is valid, and forgotten on request", () =
   assert.deepEqual(Object.keys(store.record().places), ["t"]);
   store.setPlace("t", null);
   assert.deepEqual(Object.keys(store.record().places), []);
+});
+
+test("a place of any shape that is not a place is dropped, and no stored data makes reading throw", () => {
+  for (const place of [5, null, "x", [], { position: 1 }, { order: null, position: 0, missed: [], time: T0 }, { order: "ab", position: 0, missed: [], time: T0 }, { order: ["a"], position: 0, missed: "a", time: T0 }]) {
+    const storage = new FakeStorage({ [KEY]: JSON.stringify({ format: FORMAT, version: 2, attempts: { q: [{ choice: 0, correct: true, time: T0 }] }, places: { t: place } }) });
+    const store = new Store("/s/", storage);
+    assert.equal(store.problem, "", `place ${JSON.stringify(place)}`);
+    assert.deepEqual(Object.keys(store.record().places), [], `place ${JSON.stringify(place)} is dropped`);
+    assert.equal(store.attempts("q").length, 1, "the answers are kept");
+  }
+  const throwing = { 1: () => { throw new TypeError("a migration no one foresaw"); } };
+  assert.equal(parseRecord(JSON.stringify({ format: FORMAT, version: 1 }), throwing, 2).error, "corrupt");
+});
+
+test("an answer dated after now is taken as now and its question planned again", () => {
+  const now = Date.now();
+  const ahead = now + 5 * 365 * DAY;
+  const text = JSON.stringify({ format: FORMAT, version: 2, attempts: { q: [{ choice: 0, correct: true, time: ahead }], r: [{ choice: 0, correct: true, time: T0 }] },
+    schedule: { q: { due: ahead + 3 * DAY, count: 1 }, r: { due: T0 + 3 * DAY, count: 1 } }, places: { t: { order: ["q"], position: 0, missed: [], time: ahead } } });
+  const store = new Store("/s/", new FakeStorage({ [KEY]: text }));
+  store.addAttempt("q", 1, false);
+  const record = store.record();
+  assert.deepEqual(record.attempts.q.map((a) => a.correct), [true, false], "the new answer is the last one");
+  assert.ok(record.attempts.q.every((a) => a.time <= Date.now()));
+  assert.equal(stateOf(record, "q"), "wrong");
+  assert.deepEqual(unscheduled(record), ["q"], "planned again from the answers as they now are");
+  assert.deepEqual(record.schedule.r, { due: T0 + 3 * DAY, count: 1 }, "other questions keep their plan");
+  assert.ok(record.places.t.time <= Date.now());
+});
+
+test("an import keeps this browser's settings, takes the file's where this browser's are the defaults, and only places of known questions", () => {
+  const attempts = { a: [{ choice: 0, correct: true, time: T0 }] };
+  const places = { t: { order: ["a"], position: 0, missed: [], time: T0 }, u: { order: ["gone"], position: 0, missed: [], time: T0 } };
+  const set = new Store("/s/", new FakeStorage());
+  set.setSetting("goal", 42);
+  set.setSetting("shuffle", true);
+  assert.equal(importText(set, JSON.stringify({ format: FORMAT, version: 2, attempts, places })), "");
+  assert.deepEqual(set.record().settings, { shuffle: true, goal: 42 }, "a file without settings leaves them");
+  const fresh = new Store("/s/", new FakeStorage());
+  assert.equal(importText(fresh, JSON.stringify({ format: FORMAT, version: 2, attempts, places, settings: { goal: 25 } }), new Set(["a"])), "");
+  assert.deepEqual(fresh.record().settings, { shuffle: false, goal: 25 }, "a fresh browser takes the file's goal");
+  assert.deepEqual(Object.keys(fresh.record().places), ["t"], "a place of questions the site does not have is left out");
+  const bad = JSON.stringify({ format: FORMAT, version: 2, attempts, places: { x: 1 } });
+  assert.equal(importText(fresh, bad, new Set(["a"])), "", "a bad place does not refuse the answers");
 });
 
 test("questions whose schedule lags behind their attempts are found", () => {
