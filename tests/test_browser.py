@@ -168,6 +168,20 @@ def test_nothing_overflows_on_a_phone(open_page, kind):
     assert widths[0] <= widths[1], f"{kind}: content is {widths[0]} px wide in a {widths[1]} px viewport"
 
 
+@pytest.mark.parametrize("lang", ["nl", "fr"])
+@pytest.mark.parametrize("width", [320, 375])
+def test_the_header_shows_the_whole_short_title_beside_its_controls_on_a_phone(open_page, lang, width):
+    page = open_page(f"{lang}/", width=width).page
+    title, controls = page.locator(".site-title"), page.locator(".header-controls")
+    assert title.evaluate("t => t.scrollWidth <= t.clientWidth"), "the short title is cut"
+    assert title.bounding_box()["x"] + title.bounding_box()["width"] <= controls.bounding_box()["x"], "the controls cover the title"
+    assert controls.bounding_box()["x"] + controls.bounding_box()["width"] <= width, "the controls run off the screen"
+    language = page.locator("details:has(.switcher) > summary")
+    assert language.locator(".language-code").inner_text() == lang.upper(), "the language menu shows the code"
+    assert language.locator(".language-name").bounding_box()["width"] <= 1, "its name is for screen readers only"
+    assert language.locator(".language-code").get_attribute("aria-hidden") == "true"
+
+
 def test_search_finds_a_term_under_the_content_security_policy(open_page):
     opened = open_page("nl/search/")
     page = opened.page

@@ -134,7 +134,7 @@ def test_glossary_is_in_alphabetical_order_with_accents_folded(sample_site: Path
 
 def test_pages_show_the_languages_by_their_own_names(sample_site: Path):
     html = (sample_site / "nl/index.html").read_text(encoding="utf-8")
-    assert 'lang="fr">Français</a>' in html and '<span lang="nl">Nederlands</span></summary>' in html
+    assert 'lang="fr">Français</a>' in html and '<span class="language-name" lang="nl">Nederlands</span>' in html
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
