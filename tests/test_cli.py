@@ -33,7 +33,7 @@ def test_failed_build_leaves_the_previous_site_untouched(make_content, tmp_path)
     (content / "questions/gpu-role.yaml").write_text("topic: nowhere\n")
     assert run_cli("build", "--content", content, "--out", site, "--no-search").status == 1
     assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["content", "site", "site.lock"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".site.studysite-lock", "content", "site"]
 
 
 def test_check_validates_and_writes_nothing(make_content, tmp_path):
@@ -94,11 +94,33 @@ def test_refuses_an_output_folder_it_did_not_make(make_content, tmp_path):
     assert (precious / "notes.txt").read_text() == "mine"
 
 
+def test_the_lock_beside_the_output_is_studysites_own_and_replaces_the_old_one(make_content, tmp_path):
+    content = make_content()
+    (tmp_path / "uv.lock").write_text("the user's own lock file")
+    (tmp_path / "site.lock").write_text('{"manifest": "0", "files": {}}')  # the record an earlier version left
+    (tmp_path / "other.lock").write_text('{"manifest": "0"}')
+    for out in ("uv", "site", "other"):
+        assert run_cli("build", "--content", content, "--out", tmp_path / out, "--no-search").status == 0
+    assert (tmp_path / "uv.lock").read_text() == "the user's own lock file"
+    assert (tmp_path / "other.lock").read_text() == '{"manifest": "0"}', "a file that is not exactly the old record stays"
+    assert not (tmp_path / "site.lock").exists()
+    assert sorted(p.name for p in tmp_path.glob(".*-lock")) == [".other.studysite-lock", ".site.studysite-lock", ".uv.studysite-lock"]
+
+
+def test_a_refused_output_folder_gets_no_lock_file_beside_it(make_content, tmp_path):
+    (tmp_path / "home").mkdir()
+    (tmp_path / "home/notes.txt").write_text("mine")
+    (tmp_path / "afile").write_text("mine")
+    for out in ("home", "afile"):
+        assert run_cli("build", "--content", make_content(), "--out", tmp_path / out).status == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile", "content", "home"]
+
+
 def test_refuses_an_output_folder_inside_the_content(make_content):
     content = make_content()
     result = run_cli("build", "--content", content, "--out", content / "site")
     assert result.status == 2 and "overlaps" in result.err
-    assert not (content / "site").exists() and not (content / "site.lock").exists()
+    assert not (content / "site").exists() and not (content / ".site.studysite-lock").exists()
 
 
 def test_language_without_catalog_builds_with_english_ui_and_one_warning(make_content, tmp_path):
@@ -176,7 +198,7 @@ def test_a_full_disk_leaves_the_previous_site(make_content, tmp_path, monkeypatc
     assert result.status == 3  # not 1: the content is fine
     assert result.err.strip() == "error: No space left on device; the previous site is unchanged."
     assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["content", "site", "site.lock"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".site.studysite-lock", "content", "site"]
 
 
 def test_serve_rebuilds_on_change_and_tells_pages_to_reload(make_content, tmp_path):

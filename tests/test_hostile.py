@@ -32,7 +32,7 @@ def test_build_writes_nothing_and_keeps_the_previous_site(tmp_path, make_content
     summary = (HOSTILE / "expected.txt").read_text(encoding="utf-8").rstrip().splitlines()[-1]  # "Check failed: N errors, M warnings."
     assert result.status == 1 and result.err.rstrip().endswith(summary.replace("Check failed", "Build failed"))
     assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["content", "site", "site.lock"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".site.studysite-lock", "content", "site"]
 
 
 def test_control_characters_in_content_never_reach_the_terminal(make_content):

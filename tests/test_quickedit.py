@@ -102,6 +102,26 @@ def test_new_and_removed_files_are_left_to_a_build_and_hidden_files_change_nothi
     (content / "questions/.gpu-role.yaml.swp").write_bytes(b"\0")
     assert live.edit([content / "questions/.gpu-role.yaml.swp"]) == []
     assert live.edit([tmp_path / "elsewhere.yaml"]) is None
+    (content / "questions/notes.yml").write_text("x: 1\n")
+    assert live.edit([content / "questions/notes.yml"]) is None, "a build warns of it"
+    (content / "questions/folder").mkdir()
+    assert live.edit([content / "questions/folder"]) is None, "a folder made or moved in"
+    assert live.edit([content / "glossary"]) is None, "a folder of records gone (moved away)"
+
+
+def test_an_editor_saving_through_a_copy_keeps_the_quick_path(sample):
+    """`sed -i`, Emacs and "safe write" editors write a copy (or a backup) and rename it: the
+    copy's events come with the record's."""
+    content, site, live = sample
+    question = content / "questions/gpu-programming/kv-cache.yaml"
+    copy = question.with_name("sedX1b2c3")
+    copy.write_text(question.read_text(encoding="utf-8").replace("Waarom gebruikt", "Waarvoor gebruikt"), encoding="utf-8")
+    backup = question.with_name("kv-cache.yaml~")
+    backup.write_bytes(question.read_bytes())
+    copy.replace(question)
+    written = live.edit([copy, question, backup])
+    assert written is not None and "nl/questions/kv-cache/index.html" in written
+    assert "Waarvoor gebruikt" in (site / "nl/questions/kv-cache/index.html").read_text(encoding="utf-8")
 
 
 def test_files_quick_edits_replaced_are_not_trusted_by_the_next_build(make_content, tmp_path):

@@ -89,7 +89,7 @@ def test_any_content_builds_or_fails_with_located_errors(tmp_path_factory, files
         assert any(": error: " in line for line in lines)
         assert re.search(r"Build failed: \d+ errors?, \d+ warnings?\.$", result.err.rstrip())
         assert not (root / "site").exists()
-    assert sorted(p.name for p in root.iterdir() if p.name != "site.lock") == sorted(["content"] + (["site"] if result.status == 0 else []))
+    assert sorted(p.name for p in root.iterdir() if p.name != ".site.studysite-lock") == sorted(["content"] + (["site"] if result.status == 0 else []))
     if result.status == 0:
         for page in (root / "site").rglob("*.html"):
             html = page.read_text(encoding="utf-8")

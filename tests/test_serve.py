@@ -191,7 +191,7 @@ def test_a_failed_rebuild_is_printed_as_build_prints_it(make_content, tmp_path, 
     assert built.status == 1 and "  hint: did you mean 'basics'?" in built.err
     options = pipeline.Options(content_dir=content, out_dir=tmp_path / "served", search=False)
     assert serve.rebuild(options, open_cache(content), serve.LiveState()) == serve.FAILED
-    assert capsys.readouterr().err == built.err + "Still serving the previous site.\n"
+    assert capsys.readouterr().err == built.err + "Serving the problems until they are fixed.\n"  # there is no previous site
 
 
 def test_a_rebuild_prints_its_warnings_and_summary_as_build_does(make_content, tmp_path, capsys):
@@ -296,8 +296,45 @@ def test_a_url_with_a_nul_is_a_bad_request_and_serving_goes_on(site_server):
         assert answer(site_server, path)[0] == 400, path
     with socket.create_connection(("127.0.0.1", site_server), timeout=10) as raw:
         raw.sendall(b"HEAD /a%00b HTTP/1.0\r\n\r\n")
-        assert raw.recv(100).startswith(b"HTTP/1.0 404")
+        assert raw.recv(100).startswith(b"HTTP/1.0 400"), "HEAD is answered as GET is"
     assert answer(site_server, "/nl/")[0] == 200
+
+
+def test_a_name_the_system_refuses_is_not_found_and_nothing_is_printed(site_server, capsys):
+    for path in ("/" + "a" * 1000, "/nl/" + "a" * 1000 + "/", "/%ED%A0%80", "/nl/%ED%A0%80/"):
+        assert answer(site_server, path)[0] == 404, path[:20]
+    assert capsys.readouterr().err == "", "no traceback"
+    assert answer(site_server, "/nl/")[0] == 200
+
+
+def head(port: int, path: str) -> tuple[int, dict]:
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method="HEAD")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, dict(response.headers)
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers)
+
+
+def test_head_says_what_get_would_without_the_body(site_server):
+    for path in ("/nl/", "/bare/notes.txt", "/missing", serve.SCRIPT_PATH, serve.RELOAD_PATH):
+        status, headers, body = answer(site_server, path)
+        head_status, head_headers = head(site_server, path)
+        assert head_status == status, path
+        for name in ("Content-Type", "Content-Length", "Cache-Control"):
+            assert head_headers.get(name) == headers.get(name), (path, name)
+
+
+def test_before_the_first_build_an_error_page_still_reloads_with_the_problems(tmp_path):
+    site = tmp_path / "site"  # no 404.html yet: the first build failed
+    server = serve_http.make_server(0, site, serve.LiveState(), b"", lambda path: None)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        status, _, body = answer(server.server_address[1], "/")
+        assert status == 404 and f'<script src="{serve.SCRIPT_PATH}" defer></script></head>'.encode() in body
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def test_a_page_not_found_is_the_sites_own_404_with_status_404(site_server):
@@ -353,6 +390,32 @@ def test_a_port_that_is_taken_stops_serve_before_it_builds(make_content, tmp_pat
     assert process.returncode == 3
     assert f"port {port} on 127.0.0.1 cannot be used" in process.stderr and "Traceback" not in process.stderr
     assert not (tmp_path / "site").exists()
+
+
+def test_serve_refuses_a_folder_of_someone_elses_files_and_serves_nothing(make_content, tmp_path):
+    (tmp_path / "home/.ssh").mkdir(parents=True)
+    (tmp_path / "home/.ssh/id_rsa").write_text("KEY")
+    port = free_port()
+    command = [sys.executable, "build.py", "serve", "--content", str(make_content()), "--out", str(tmp_path / "home"), "--port", str(port)]
+    process = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert process.returncode == 2 and "holds files that Studysite did not write" in process.stderr
+    assert "Serving" not in process.stdout + process.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["content", "home"], "no lock file beside it either"
+
+
+def test_a_quick_edit_does_not_write_through_a_link_in_the_site(server, tmp_path):
+    content, victim = tmp_path / "content", tmp_path / "victim"
+    server.wait_event("ok")
+    page = server.out / "nl/questions/gpu-role"
+    victim.mkdir()
+    (victim / "index.html").write_text("PRECIOUS")
+    shutil.rmtree(page)
+    page.symlink_to(victim)
+    edit = content / "questions/gpu-role.yaml"
+    edit.write_text(edit.read_text(encoding="utf-8").replace("Wat doet een GPU?", "Wat doet een GPU precies?"), encoding="utf-8")
+    problems = server.wait_event("failed")
+    assert "nl/questions/gpu-role (a link)" in problems, "the build that follows says where the link is"
+    assert (victim / "index.html").read_text() == "PRECIOUS"
 
 
 def test_an_edit_waits_while_another_process_builds_the_site(server, tmp_path):

@@ -30,7 +30,7 @@ def test_first_build_creates_a_marked_folder(tmp_path):
     build_into(out, {"index.html": b"hello", "a/b/index.html": b"deep"})
     assert (out / "a/b/index.html").read_bytes() == b"deep"
     assert set(read_manifest(out).files) == {"index.html", "a/b/index.html"}
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["site", "site.lock"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".site.studysite-lock", "site"]
 
 
 def test_unchanged_files_are_carried_over_as_hard_links(tmp_path):
@@ -71,7 +71,7 @@ def test_an_error_leaves_the_old_site_and_no_temporary_folder(tmp_path):
         writer.write("index.html", b"new")
         raise RuntimeError("render failed")
     assert (out / "index.html").read_bytes() == b"old"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["site", "site.lock"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".site.studysite-lock", "site"]
 
 
 def test_refuses_folders_with_foreign_files(tmp_path):
@@ -102,7 +102,7 @@ def test_stale_temporary_folders_of_interrupted_builds_are_removed(tmp_path):
         writer.temp_dir.mkdir()
     (tmp_path / ".site.tmp-12345").mkdir()  # not ours: no marker
     build_into(out, {"index.html": b"y"})
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".site.tmp-12345", "site", "site.lock"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".site.studysite-lock", ".site.tmp-12345", "site"]
 
 
 def test_sigterm_during_a_build_leaves_the_previous_site(tmp_path):
@@ -118,7 +118,7 @@ def test_sigterm_during_a_build_leaves_the_previous_site(tmp_path):
         assert b"Traceback" not in err
         files = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
         assert files == before or process.returncode == 0  # interrupted, or done before the signal
-        assert sorted(p.name for p in tmp_path.iterdir()) == ["site", "site.lock"]
+        assert sorted(p.name for p in tmp_path.iterdir()) == [".site.studysite-lock", "site"]
 
 
 def test_refuses_a_symbolic_link_as_output(tmp_path):
@@ -174,7 +174,7 @@ def test_two_builds_into_one_folder_at_once_take_turns(tmp_path):
     assert set(manifest.files) | {MARKER} == {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
     again = subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120)
     assert again.returncode == 0, again.stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["cache", "site", "site.lock"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".site.studysite-lock", "cache", "site"]
 
 
 def test_a_build_waits_for_the_one_that_holds_the_folder(make_content, tmp_path, monkeypatch):

@@ -1,7 +1,9 @@
 """Lock: one build at a time into an output folder, and on a build cache.
 
-A build holds an exclusive lock (flock) on a file beside its output folder (`site.lock` for
-`site/`; never inside it, where it would be a file Studysite did not write) and on one
+A build holds an exclusive lock (flock) on a file beside its output folder
+(`.site.studysite-lock` for `site/`: never inside it, where it would be a file Studysite
+did not write, and named so that it is no one else's), made only once the folder is one
+Studysite may write (output/write.py check_destination), and on one
 beside its cache file, from before it looks at the previous output until its own is in
 place. Another build of the same folder, or with the same cache, waits for it and says so;
 after STUDYSITE_LOCK_TIMEOUT seconds (default 600) it gives up (BuildBusy, exit status 3).
@@ -21,7 +23,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from studysite.output.record import lock_file
-from studysite.output.write import check_overlap
+from studysite.output.write import check_destination
 
 DEFAULT_TIMEOUT = 600.0
 POLL_SECONDS = 0.05
@@ -42,8 +44,8 @@ def lock_timeout() -> float:
 def build_lock(out_dir: Path, cache_lock: Path, protected: Sequence[Path] = (), timeout: float | None = None) -> Iterator[None]:
     """Hold the output folder and the cache (its lock file, cache_lock), in that order (so
     two builds never each hold what the other waits for); OutputError first, with no lock
-    file made, if the output folder overlaps a protected one (the sources)."""
-    check_overlap(out_dir, list(protected))
+    file made, if Studysite may not write the output folder."""
+    check_destination(out_dir, list(protected))
     timeout = lock_timeout() if timeout is None else timeout
     name = f"{out_dir.as_posix().rstrip('/')}/"
     with _held(lock_file(out_dir), f"another build of {name}", timeout, required=True):

@@ -1,5 +1,6 @@
 """Record: what a build left in its output folder, as lstat tells it (size, modification
-time, inode), kept in the file beside the folder that builds lock (`site.lock` for `site/`).
+time, inode), kept in the file beside the folder that builds lock (`.site.studysite-lock`
+for `site/`).
 
 The next build compares the folder with it, file by file, without reading any: a file
 changed by hand since is written again (write.py), and a build with nothing to do stays
@@ -16,7 +17,8 @@ from pathlib import Path
 
 from studysite.fileio import read_bytes, write_new_file
 
-LOCK_SUFFIX = ".lock"
+LOCK_SUFFIX = ".studysite-lock"
+OLD_LOCK_SUFFIX = ".lock"  # the name before: `site.lock`, which could be a file of the user's (`--out uv` and uv.lock)
 
 Seen = tuple[int, int, int]  # a file's size, modification time (ns) and inode
 
@@ -52,7 +54,7 @@ def lock_file(out_dir: Path) -> Path:
     """The file beside the output folder that builds lock (output/lock.py) and that records
     what the last one left (written in place: a lock is held on the file, not on its name)."""
     out = out_dir.resolve()
-    return out.parent / f"{out.name}{LOCK_SUFFIX}"
+    return out.parent / f".{out.name}{LOCK_SUFFIX}"
 
 
 def recorded_output(out_dir: Path, marker: bytes) -> dict[str, list[int]]:
@@ -67,11 +69,25 @@ def recorded_output(out_dir: Path, marker: bytes) -> dict[str, list[int]]:
 
 
 def write_record(out_dir: Path, marker: bytes, files: dict[str, Seen]) -> None:
-    """Record the files a build left with its manifest (written in place: the file is locked)."""
+    """Record the files a build left with its manifest (written in place: the file is locked),
+    and remove the record an earlier version of Studysite left under the old name."""
     try:
         write_new_file(os.fspath(lock_file(out_dir)), json.dumps({"manifest": _digest(marker), "files": files}).encode())
+        _remove_old_record(out_dir)
     except OSError:
         pass
+
+
+def _remove_old_record(out_dir: Path) -> None:
+    """`site.lock` beside `site/`, if it is a record Studysite wrote, and nothing else."""
+    out = out_dir.resolve()
+    old = out.parent / f"{out.name}{OLD_LOCK_SUFFIX}"
+    try:
+        record = json.loads(read_bytes(old))
+    except (OSError, ValueError):
+        return
+    if isinstance(record, dict) and record.keys() == {"manifest", "files"}:
+        old.unlink()
 
 
 def _digest(data: bytes) -> str:

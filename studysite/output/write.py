@@ -97,16 +97,21 @@ class FileReplacer:
 
     def __init__(self, out_dir: Path, files: dict[str, str], inputs: dict[str, str], pending: set[str]):
         self.out_dir = out_dir
+        self.root = os.path.realpath(out_dir)
         self.files, self.inputs = dict(files), dict(inputs)
         self.pending = pending  # the files listed as pending already
         self.written: list[str] = []
 
     def write(self, path: str, data: bytes, key: str) -> None:
-        """A page and the key it was made from; written only when its bytes changed."""
+        """A page and the key it was made from; written only when its bytes changed. Not
+        through a link on its way (OutputError: a build then says where it is)."""
         self.inputs[path] = key
         digest = _digest(data)
         if self.files.get(path) == digest:
             return
+        folder = os.path.dirname(path)
+        if os.path.realpath(self.out_dir / folder) != (os.path.join(self.root, folder) if folder else self.root):
+            raise OutputError(f"refusing to write '{path}': a link on its way leads elsewhere")
         if path not in self.pending:
             with open(self.out_dir / PENDING, "a", encoding="utf-8") as pending:
                 pending.write(path + "\n")
@@ -167,33 +172,39 @@ def _verified(out_dir: Path, manifest: Manifest, marker: bytes, found: dict[str,
     return replace(manifest, files=files, inputs=inputs, pending=manifest.pending | changed)
 
 
-def check_overlap(out_dir: Path, protected: list[Path]) -> None:
-    """OutputError if the output folder is one of the protected folders (the sources), is
-    inside one or holds one."""
+def check_destination(out_dir: Path, protected: list[Path]) -> bytes:
+    """The output folder's manifest file (b"" when there is none), or OutputError if
+    Studysite may not write there at all: it overlaps a protected folder (the sources: is
+    one, is inside one or holds one), is a link or a file, or holds files and no manifest.
+    Cheap, and safe to ask before the folder is locked: builds only ever leave one with its
+    manifest. (Which of its files are not Studysite's is for check_output_folder.)"""
     out = out_dir.resolve()
     for folder in protected:
         folder = folder.resolve()
         if out == folder or folder in out.parents or out in folder.parents:
             raise OutputError(f"the output folder '{out_dir}' overlaps '{folder}'; choose a folder of its own, such as 'site/'")
-
-
-def check_output_folder(out_dir: Path, protected: list[Path]) -> Manifest:
-    """The manifest of the current output (empty when there is none), or OutputError. Files
-    changed since the last build left them are taken as they are now (_verified)."""
-    check_overlap(out_dir, protected)
     if out_dir.is_symlink():
         raise OutputError(f"'{out_dir}' is a symbolic link; give the folder it points to with --out")
     if not out_dir.exists():
-        return Manifest()
+        return b""
     if not out_dir.is_dir():
         raise OutputError(f"'{out_dir}' exists and is not a folder; choose another --out")
     try:
         marker = (out_dir / MARKER).read_bytes()
     except OSError:
         marker = b""
+    if not marker and any(out_dir.iterdir()):
+        raise OutputError(f"'{out_dir}' holds files that Studysite did not write; nothing was changed. Choose an empty or new folder with --out")
+    return marker
+
+
+def check_output_folder(out_dir: Path, protected: list[Path]) -> Manifest:
+    """The manifest of the current output (empty when there is none), or OutputError. Files
+    changed since the last build left them are taken as they are now (_verified)."""
+    marker = check_destination(out_dir, protected)
     manifest = manifest_of(out_dir, marker) if marker else None
     if manifest is None:
-        if any(out_dir.iterdir()):
+        if out_dir.is_dir() and any(out_dir.iterdir()):
             raise OutputError(f"'{out_dir}' holds files that Studysite did not write; nothing was changed. Choose an empty or new folder with --out")
         return Manifest()
     present, others = scan_output(out_dir)

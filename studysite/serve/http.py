@@ -83,7 +83,13 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     before_serving = staticmethod(lambda path: None)  # told the path of each request first (serve brings files up to date)
     timeout = REQUEST_SECONDS
 
+    # The standard library's error page, with the live-reload script: before the first build
+    # succeeds there is no 404.html, and the page shows the problems and reloads once fixed.
+    error_message_format = http.server.DEFAULT_ERROR_MESSAGE.replace("</head>", f'<script src="{SCRIPT_PATH}" defer></script></head>')
+
     def do_GET(self):
+        """A file, a page with the live-reload script, or one of serve's own paths; for
+        HEAD (do_HEAD) the same headers without the body."""
         path = urllib.parse.urlsplit(self.path).path
         if "\0" in urllib.parse.unquote(path):
             return self.send_error(400, "Bad request")
@@ -95,13 +101,15 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         if path == EVENTS_PATH:
             return self._events()
         page = self._page_file(path)
-        if page is None:
-            return super().do_GET()
         try:
-            html = page.read_bytes()
+            html = page.read_bytes() if page is not None else None
         except OSError:
-            return super().do_GET()
+            html = None
+        if html is None:
+            return super().do_GET() if self.command == "GET" else super().do_HEAD()
         return self._send(with_live_reload(html), "text/html; charset=utf-8")
+
+    do_HEAD = do_GET
 
     def send_head(self):
         """As the standard library's, for a file inside the site folder only."""
@@ -137,11 +145,15 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         super().end_headers()
 
     def _inside_site(self, local: str) -> bool:
-        """Whether a file asked for is in the site folder, once every link on its way is followed."""
+        """Whether a file asked for is in the site folder, once every link on its way is
+        followed (not when its name is one the system refuses: too long, or not encodable)."""
         if "\0" in local:
             return False
         root = os.path.realpath(self.directory)
-        return os.path.commonpath([root, os.path.realpath(local)]) == root
+        try:
+            return os.path.commonpath([root, os.path.realpath(local)]) == root
+        except (OSError, ValueError):
+            return False
 
     def _page_file(self, path: str) -> Path | None:
         """The HTML file a request for a page is answered with, if it is one."""
@@ -149,11 +161,14 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         if not self._inside_site(local):
             return None  # send_head answers 404
         local = Path(local)
-        if local.is_dir():
-            if not path.endswith("/"):
-                return None  # the base class redirects to the folder
-            local = local / "index.html"
-        return local if local.suffix == ".html" and local.is_file() and self._inside_site(str(local)) else None
+        try:
+            if local.is_dir():
+                if not path.endswith("/"):
+                    return None  # the base class redirects to the folder
+                local = local / "index.html"
+            return local if local.suffix == ".html" and local.is_file() and self._inside_site(str(local)) else None
+        except OSError:  # a name the system refuses: send_head answers 404
+            return None
 
     def _send(self, body: bytes, content_type: str) -> None:
         self.send_response(200)
@@ -161,7 +176,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
-        self.wfile.write(body)
+        if self.command != "HEAD":
+            self.wfile.write(body)
 
     def _events(self) -> None:
         """A server-sent event stream: the current state now, then each change."""
@@ -169,6 +185,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
+        if self.command == "HEAD":
+            return
         state = self.state
         try:
             while True:

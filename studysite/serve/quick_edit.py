@@ -14,7 +14,7 @@ page lists) and what only a build works out (the translation status).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from pathlib import Path
 
 from studysite import urls
@@ -48,7 +48,7 @@ class LiveSite:
         relative = sorted({_relative(path, content_dir) for path in changed})
         if any(path is None for path in relative):
             return None
-        edited = [self._read(path) for path in relative if not _ignored(path)]
+        edited = [self._read(path) for path in relative if not _ignored(path, content_dir, self.records_by_file)]
         if any(item is None for item in edited):
             return None
         if not edited:
@@ -106,6 +106,19 @@ def _relative(path: Path, content_dir: Path) -> str | None:
         return None
 
 
-def _ignored(path: str) -> bool:
-    """Whether a build ignores the file (an editor's hidden file)."""
-    return any(part.startswith(".") for part in path.split("/"))
+def _ignored(path: str, content_dir: Path, record_files: Collection[str]) -> bool:
+    """Whether a build ignores a changed path of the content folder: a hidden one (an
+    editor's), or a file that is not YAML, there or gone (a backup, or the copy an editor
+    saves and renames over the file: Emacs, `sed -i`, "safe write"); not a folder, nor
+    one that held records."""
+    if any(part.startswith(".") for part in path.split("/")):
+        return True
+    if path.endswith((".yaml", ".yml")):
+        return False
+    full = content_dir / path
+    if full.is_dir():
+        return False
+    if full.exists():
+        return True
+    inside = path + "/"
+    return not any(record.startswith(inside) for record in record_files)

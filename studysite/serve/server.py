@@ -30,7 +30,7 @@ from studysite.diagnostics import ContentError, Report, built_summary, plural, p
 from studysite.incremental.cache import BuildCache, cache_lock_file, open_cache
 from studysite.output.lock import BuildBusy, build_lock
 from studysite.output.search import SearchIndexError, SearchToolError
-from studysite.output.write import OutputError
+from studysite.output.write import MARKER, OutputError, check_destination
 from studysite.serve.http import EVENTS_PATH, RELOAD_PATH, SCRIPT_PATH, LiveState, make_server  # noqa: F401 (the paths: for tests and scripts)
 from studysite.serve.quick_edit import LiveSite
 
@@ -73,9 +73,9 @@ class Rebuilds:
 
     def start(self) -> None:
         """The first build, then the thread that runs the builds that follow quick edits."""
-        self.build(self.options)
+        built = self.build(self.options) == BUILT
         threading.Thread(target=self._follow_ups, daemon=True).start()
-        if self.live is None:  # nothing had changed: the model comes from the first follow-up
+        if built and self.live is None:  # nothing had changed: the model comes from the first follow-up
             self.follow_up.set()
 
     def after_edit(self, changed: list[Path]) -> None:
@@ -183,7 +183,7 @@ def rebuild(options: pipeline.Options, cache: BuildCache, state: LiveState, anno
         else:
             print(f"error: {type(error).__name__}: {error}", file=sys.stderr)
             traceback.print_exc(limit=-3)
-        print("Still serving the previous site.", file=sys.stderr)
+        print("Still serving the previous site." if (options.out_dir / MARKER).is_file() else "Serving the problems until they are fixed.", file=sys.stderr)
         state.failed(problems_of(error))
         return FAILED
     print_report(result.report, sys.stderr)
@@ -203,6 +203,7 @@ def live_script(options: pipeline.Options) -> bytes:
 
 def serve(options: pipeline.Options, port: int) -> int:
     options = replace(options, base_url=f"http://127.0.0.1:{port}/", live_reload=True)
+    check_destination(options.out_dir, options.source_folders)  # a folder Studysite may not write is not served either
     cache, state = open_cache(options.content_dir), LiveState()
     sys.setswitchinterval(SWITCH_SECONDS)
     rebuilds = Rebuilds(options, cache, state)
