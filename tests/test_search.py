@@ -132,3 +132,12 @@ def test_an_answer_pagefind_did_not_make_is_an_index_error_not_a_traceback(sampl
     with pytest.raises(search.SearchIndexError, match="an answer that could not be read"):
         search.index_languages([search.LanguageIndex("nl", sample_site, tmp_path / "nl")])
     assert time.monotonic() - started < 20 and "Traceback" not in capsys.readouterr().err
+
+
+def test_a_language_with_no_record_shown_has_no_index_and_the_build_goes_on(make_content, tmp_path: Path):
+    """fallback: skip, and a language added before any record is translated into it."""
+    site_yaml = "languages: [nl, fr, de]\nfallback: skip\nbase_url: https://example.org/study/\nnl: {title: Studie}\nfr: {title: Étude}\nde: {title: Studium}\n"
+    result = run_cli("build", "--content", make_content(**{"site.yaml": site_yaml}), "--out", tmp_path / "site")
+    assert result.status == 0, result.err
+    assert sorted(p.name for p in (tmp_path / "site/pagefind").iterdir()) == ["fr", "nl"]
+    assert (tmp_path / "site/de/search/index.html").is_file(), "its search page says there is no index (search.mjs)"

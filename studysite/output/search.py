@@ -290,7 +290,8 @@ def languages_to_index(writer: SiteWriter, previous: Manifest) -> set[str]:
 
 def index_site(writer: SiteWriter, out_dir: Path, previous: Manifest, languages: tuple[str, ...], jobs: int) -> None:
     """A search index per language: the previous one when none of the language's indexed
-    pages changed and it is all there, else a new one made by Pagefind (jobs at once)."""
+    pages changed and it is all there, else a new one made by Pagefind (jobs at once);
+    none for a language without a page to index."""
     written, old, changed = writer.written, previous.files, languages_to_index(writer, previous)
     indexes = []
     for language in languages:
@@ -306,5 +307,7 @@ def index_site(writer: SiteWriter, out_dir: Path, previous: Manifest, languages:
             for path in written
             if path.startswith(language + "/") and is_indexed(path)
         )
+        if not pages:  # a language none of whose records is shown (fallback: skip): its search page says there is no index
+            continue
         indexes.append(LanguageIndex(language, writer.temp_dir, writer.temp_dir / urls.search_index_folder(language), pages))
     index_languages(indexes, jobs, made=lambda index: writer.record_tool_output(index.output_dir))
