@@ -1,5 +1,6 @@
 """The writer guards the output: atomic swaps, no foreign files touched, nothing written twice."""
 
+import json
 import os
 import re
 import signal
@@ -55,6 +56,27 @@ def test_never_writes_outside_its_folder(tmp_path, path):
     with SiteWriter(tmp_path / "site", Manifest()) as writer, pytest.raises(OutputError):
         writer.write(path, b"x")
     assert not (tmp_path / "escape.html").exists()
+
+
+@pytest.mark.parametrize("where", ["manifest", "pending"])
+@pytest.mark.parametrize("path", ["../victim.txt", "{tmp}/victim.txt", "a/../../victim.txt", "./x", "a//b"])
+def test_a_manifest_that_names_a_file_outside_the_folder_is_not_studysites(tmp_path, where, path):
+    """A build deletes the files its manifest lists and it no longer makes: a manifest or
+    pending list changed by hand must not lead it to delete anything elsewhere."""
+    out, victim = tmp_path / "site", tmp_path / "victim.txt"
+    build_into(out, {"index.html": b"x"})
+    victim.write_text("mine")
+    path = path.format(tmp=tmp_path)
+    if where == "manifest":
+        manifest = json.loads((out / MARKER).read_text())
+        manifest["files"][path] = "0" * 64
+        (out / MARKER).write_text(json.dumps(manifest))
+    else:
+        (out / PENDING).write_text(path + "\n")
+    with pytest.raises(OutputError, match="did not write"):
+        build_into(out, {"index.html": b"y"})
+    assert victim.read_text() == "mine"
+    assert (out / "index.html").read_bytes() == b"x", "nothing was changed"
 
 
 def test_never_writes_the_same_file_twice(tmp_path):

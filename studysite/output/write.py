@@ -63,24 +63,33 @@ def read_manifest(folder: Path) -> Manifest | None:
 
 
 def manifest_of(folder: Path, marker: bytes) -> Manifest | None:
-    """The manifest of a Studysite folder whose marker file holds these bytes (read_manifest)."""
+    """The manifest of a Studysite folder whose marker file holds these bytes (read_manifest);
+    None when it names a file outside the folder (a build deletes the files it lists and no
+    longer makes: a manifest changed by hand must not lead it elsewhere)."""
     try:
         data = json.loads(marker.decode("utf-8"))
     except ValueError:  # UnicodeDecodeError too
         return None
     files = data.get("files") if isinstance(data, dict) else None
-    if not isinstance(files, dict):
+    if not isinstance(files, dict) or not all(map(is_site_path, files)):
         return None
     inputs = data.get("inputs")
     inputs = inputs if isinstance(inputs, dict) else {}
     try:
-        pending = set((folder / PENDING).read_text(encoding="utf-8").splitlines())
+        pending = {line for line in (folder / PENDING).read_text(encoding="utf-8").splitlines() if line}
     except OSError:
         return Manifest(files, inputs)
+    if not all(map(is_site_path, pending)):
+        return None
     replaced = {path: _file_digest(folder / path) for path in pending}
     partial = {path + PARTIAL_SUFFIX: "" for path in pending}  # left by a quick edit stopped while writing
     inputs = {path: key for path, key in inputs.items() if path not in pending}
     return Manifest(files | replaced | partial | {PENDING: ""}, inputs, pending=frozenset(pending))
+
+
+def is_site_path(path: str) -> bool:
+    """Whether a path names a file inside the site folder: relative, POSIX, no '.' or '..'."""
+    return isinstance(path, str) and "\0" not in path and all(part not in ("", ".", "..") for part in path.split("/"))
 
 
 def _file_digest(path: Path) -> str:
