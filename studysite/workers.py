@@ -15,6 +15,7 @@ import gc
 import multiprocessing
 import os
 import pickle
+import signal
 from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
@@ -113,7 +114,9 @@ class Aside:
     decks and the saved cache, which nothing waits for until the end, should not slow the
     model and the pages, which everything else waits for), and collect no cycles.
 
-    Leaving the with block without taking the results stops the children and waits for them."""
+    Leaving the with block without taking the results, or an interrupt (Ctrl-C, SIGTERM)
+    while starting them or waiting for them, stops the children that still run and waits
+    for them: none outlives the build, holding its locks or writing into its folder."""
 
     def __init__(self, works: Sequence[Callable[[], Result]], jobs: int = 2, background: bool = False):
         self._works = list(works)
@@ -122,7 +125,11 @@ class Aside:
             frozen = gc.get_freeze_count()  # the build's model, frozen already (CollectorSpared): it stays so
             gc.freeze()  # keep the collector off the shared objects, so children copy fewer pages
             try:
-                self._children = [_start(work, background) for work in self._works]
+                for work in self._works:
+                    self._children.append(_start(work, background))
+            except BaseException:
+                self.stop()
+                raise
             finally:
                 if not frozen:
                     gc.unfreeze()
@@ -131,28 +138,39 @@ class Aside:
         return self
 
     def __exit__(self, *exc_info) -> None:
-        for process, reader in self._children:  # killed, not asked: a child's own signal handlers (the CLI's) must not run
+        self.stop()
+
+    def stop(self) -> None:
+        """Stop the children that still run, and wait for them. Killed, not asked: a child's
+        own signal handlers (the CLI's) must not run."""
+        while self._children:
+            process, reader = self._children.pop()
             reader.close()
             process.kill()
             process.join()
-        self._children = []
 
     def results(self) -> list:
-        """Each work's result, in order, once every child has ended; the first failure raised."""
+        """Each work's result, in order, once every child has ended; the first failure raised.
+        A child is let go only once its outcome is in."""
         if not self._children:
             return [work() for work in self._works]
-        children, self._children = self._children, []
         results, failure = [], None
-        for process, reader in children:
-            try:
-                outcome = reader.recv()
-            except EOFError:
-                outcome = RuntimeError("a worker process stopped without a result")
-            reader.close()
-            process.join()
-            if isinstance(outcome, BaseException):
-                failure = failure or outcome
-            results.append(outcome)
+        try:
+            while self._children:
+                process, reader = self._children[0]
+                try:
+                    outcome = reader.recv()
+                except EOFError:
+                    outcome = RuntimeError("a worker process stopped without a result")
+                reader.close()
+                process.join()
+                self._children.pop(0)
+                if isinstance(outcome, BaseException):
+                    failure = failure or outcome
+                results.append(outcome)
+        except BaseException:
+            self.stop()
+            raise
         if failure is not None:
             raise failure
         return results
@@ -168,7 +186,11 @@ def _start(work: Callable[[], object], background: bool):
 
 
 def _do(work: Callable[[], object], sender, background: bool) -> None:
-    """In the child: the work's outcome (its result, or the failure) sent to the parent."""
+    """In the child: the work's outcome (its result, or the failure) sent to the parent. The
+    parent alone answers Ctrl-C and SIGTERM (the CLI's handler, inherited, would raise here
+    too): it stops its children."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if background:
         with contextlib.suppress(OSError):
             os.nice(BACKGROUND_NICENESS)

@@ -107,6 +107,29 @@ def test_work_set_aside_and_never_taken_is_stopped_and_reaped():
     assert time.monotonic() - started < 5
 
 
+def test_an_interrupt_while_waiting_for_work_aside_stops_every_child():
+    """Ctrl-C or SIGTERM (which the CLI turns into KeyboardInterrupt) reaching the build
+    alone, while it waits for its children: none is left running, holding the build's
+    locks and writing into its temporary folder."""
+    import signal
+    import time
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        aside = Aside([lambda: time.sleep(60), lambda: time.sleep(60)], jobs=2)
+        assert len(multiprocessing.active_children()) == 2
+        signal.setitimer(signal.ITIMER_REAL, 0.3)
+        with pytest.raises(KeyboardInterrupt):
+            aside.results()  # outside a with block: results() itself stops them
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert multiprocessing.active_children() == []
+
+
 def test_forking_keeps_a_frozen_model_frozen_and_freezes_nothing_else_for_good():
     import gc
 

@@ -253,8 +253,8 @@ class SiteWriter:
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:
-        if self.temp_dir.exists():
-            shutil.rmtree(self.temp_dir)
+        if self.temp_dir.exists():  # after a failure, what cannot be removed is left to the next build: the failure is what to tell
+            shutil.rmtree(self.temp_dir, ignore_errors=exc_type is not None)
 
     def _check(self, path: str) -> None:
         parts = [part for part in path.split("/") if part not in ("", ".")]
