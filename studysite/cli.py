@@ -142,7 +142,7 @@ def _options(args) -> pipeline.Options:
 
 def run_build(args) -> int:
     options = _options(args)
-    with build_lock(options.out_dir, cache_lock_file(options.content_dir), options.source_folders):
+    with build_lock(options.out_dir, cache_lock_file(options.content_dir), options.protected_folders):
         result = pipeline.build(options)
     print_report(result.report, sys.stderr)
     print(built_summary(result.pages, result.languages, result.seconds, result.changed, len(result.report.warnings)))

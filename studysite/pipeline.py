@@ -72,6 +72,12 @@ class Options:
         """Every folder a build reads: the content and the layered resources."""
         return [self.content_dir, *(folder for name in ("templates", "static", "locales") for folder in self.layered(name))]
 
+    @property
+    def protected_folders(self) -> list[Path]:
+        """The folders no output may overlap: those a build reads, and the site's resource
+        folders not made yet (an output there would be read as one once made)."""
+        return [*self.source_folders, *(self.site_root / name for name in ("templates", "static", "locales"))]
+
     def layered(self, name: str) -> list[Path]:
         """A resource folder of the site, then Studysite's own: the first that has a file wins."""
         folders = [self.site_root / name, PACKAGE_ROOT / name]
@@ -246,7 +252,7 @@ def _build(options: Options, cache: BuildCache | None, guard: CommitGuard | None
     unchanged = unchanged_build(cache, options.out_dir, inputs.digest)
     if unchanged is not None:
         return BuildResult(unchanged["pages"], 0, unchanged["languages"], time.perf_counter() - started, unchanged["report"])
-    previous = check_output_folder(options.out_dir, options.source_folders)
+    previous = check_output_folder(options.out_dir, options.protected_folders)
     report, assets = Report(strict=options.strict), collect_assets(options.layered("static"))
     with contextlib.ExitStack() as aside:  # work begun in processes aside, stopped when the build fails
         early = aside.enter_context(EarlyStart(options, previous, report, assets, inputs.signatures, cache.stamp))

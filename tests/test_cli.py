@@ -4,6 +4,7 @@ import re
 import subprocess
 import sys
 
+import pytest
 from conftest import ROOT, run_cli, write_files
 
 
@@ -114,6 +115,16 @@ def test_a_refused_output_folder_gets_no_lock_file_beside_it(make_content, tmp_p
     for out in ("home", "afile"):
         assert run_cli("build", "--content", make_content(), "--out", tmp_path / out).status == 2
     assert sorted(p.name for p in tmp_path.iterdir()) == ["afile", "content", "home"]
+
+
+@pytest.mark.parametrize("name", ["static", "templates", "locales"])
+def test_refuses_an_output_folder_where_the_sites_resources_would_be(make_content, name):
+    """Not made yet, but a build reads that folder once it is: the next build would take
+    the previous output for the site's own static files, templates or catalogs."""
+    content = make_content()
+    result = run_cli("build", "--content", content, "--out", content.parent / name, "--no-search")
+    assert result.status == 2 and "overlaps" in result.err
+    assert not (content.parent / name).exists()
 
 
 def test_refuses_an_output_folder_inside_the_content(make_content):

@@ -169,7 +169,7 @@ def rebuild(options: pipeline.Options, cache: BuildCache, state: LiveState, anno
     committed and reports nothing). Report the outcome on the terminal and, if announce or
     pages changed, to the pages (problems always). Never raises."""
     try:
-        with build_lock(options.out_dir, cache_lock_file(options.content_dir), options.source_folders):
+        with build_lock(options.out_dir, cache_lock_file(options.content_dir), options.protected_folders):
             result = pipeline.build(options, cache, guard)
     except KeyboardInterrupt:
         raise
@@ -203,7 +203,7 @@ def live_script(options: pipeline.Options) -> bytes:
 
 def serve(options: pipeline.Options, port: int) -> int:
     options = replace(options, base_url=f"http://127.0.0.1:{port}/", live_reload=True)
-    check_destination(options.out_dir, options.source_folders)  # a folder Studysite may not write is not served either
+    check_destination(options.out_dir, options.protected_folders)  # a folder Studysite may not write is not served either
     cache, state = open_cache(options.content_dir), LiveState()
     sys.setswitchinterval(SWITCH_SECONDS)
     rebuilds = Rebuilds(options, cache, state)
