@@ -214,6 +214,21 @@ def test_plural_forms_of_an_entry_without_plural_are_a_located_error(tmp_path):
     assert [(d.location.line, d.location.column, d.code) for d in report.diagnostics] == [(4, 1, "i18n.plural-forms")]
 
 
+def test_markup_or_a_straight_quote_in_an_interface_translation_is_a_located_error_and_left_out(tmp_path):
+    """Templates put interface text in as it is, in elements and in attributes alike."""
+    write_site_catalog(
+        tmp_path,
+        'msgid ""\nmsgstr ""\n\nmsgid "Glossary"\nmsgstr "Glos<img src=x onerror=alert(1)>saire"\n\n'
+        'msgid "Search"\nmsgstr "Le \\"moteur\\""\n\nmsgid "Home"\nmsgstr "Accueil < 1"\n',
+    )
+    report = Report()
+    translations = load_layered_translations([tmp_path / "locales", ROOT / "locales"], "fr", report)
+    assert [(d.location.line, d.location.column, d.code) for d in report.sorted()] == [(5, 13, "i18n.markup"), (8, 12, "i18n.markup")]
+    assert "typographic quotes" in report.sorted()[1].hint
+    assert translations.gettext("Glossary") == "Glossaire" and translations.gettext("Search") == "Rechercher", "the shipped ones"
+    assert translations.gettext("Home") == "Accueil < 1", "a '<' that starts no tag is text"
+
+
 def test_control_characters_in_a_translation_and_a_file_that_is_no_po_file(tmp_path):
     """A control character in a translation is an error, as in YAML text, shown as a visible
     symbol; a file that is no PO file at all gives twenty errors, the last saying how many more."""

@@ -3,9 +3,10 @@
 Babel reads an unterminated string, a bogus Plural-Forms header or a translation whose
 placeholders differ from its message's without complaint; the build would then publish
 the broken text or stop with a traceback. Here: the syntax of every line (read_layout),
-the Plural-Forms header and the number of forms of each entry (plural_problems), and the
+the Plural-Forms header and the number of forms of each entry (plural_problems), the
 placeholders of each translation against its message's (placeholder_problems), as Jinja's
-new-style gettext formats them: every translation with `%` and the page's variables.
+new-style gettext formats them: every translation with `%` and the page's variables, and
+(for the interface) markup a translation adds (markup_problems).
 """
 
 from __future__ import annotations
@@ -238,6 +239,33 @@ def control_problems(catalog: Catalog, layout: Layout, lines: list[str]) -> Iter
                 column = (lines[line - 1] if line <= len(lines) else "").find(control.group()) + 1 or 1
                 fault = f"the translation of {_named(message)} contains the control character U+{ord(control.group()):04X}"
                 yield message, Problem(line, column, fault, "remove it")
+                break
+
+
+# What an interface translation may not add to its message: a tag (templates put the
+# translation in as it is, being text the site's own people wrote), or a straight double
+# quote (it would end the attribute the translation fills: data-*="{% trans %}...").
+_MARKUP = re.compile(r'<[A-Za-z/!?]|"')
+
+
+def markup_problems(catalog: Catalog, layout: Layout, lines: list[str]) -> Iterator[tuple[Message, Problem]]:
+    """Each translated message whose translation (or a plural form of it) holds a tag or a
+    straight double quote that its message has not."""
+    for message in catalog:
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        for index, string in enumerate(strings):
+            found = _MARKUP.search(string or "")
+            if found is not None and not any(found.group() in text for text in ids):
+                entry = layout.entries.get(message.lineno or 0)
+                line = entry.strings.get(index, entry.line) if entry else (message.lineno or 1)
+                written = '\\"' if found.group() == '"' else found.group()  # as the PO file writes it
+                column = (lines[line - 1] if line <= len(lines) else "").find(written) + 1 or 1
+                what = "a straight double quote" if found.group() == '"' else "HTML markup"
+                hint = "use typographic quotes such as “ ” or « »" if found.group() == '"' else "write it as text: the interface's messages hold no markup"
+                yield message, Problem(line, column, f"the translation of {_named(message)} adds {what}", hint)
                 break
 
 

@@ -34,7 +34,8 @@ def read_catalog(path: Path, language: str) -> Catalog:
 
 def read_checked_catalog(path: Path, language: str, report: Report) -> Catalog | None:
     """A UI catalog, every mistake in it a located error (po_check.py): None when its syntax
-    or its Plural-Forms is wrong; a translation whose placeholders are wrong is left out,
+    or its Plural-Forms is wrong; a translation whose placeholders are wrong, or that adds
+    markup (po_check.markup_problems), is left out,
     so that the page shows the next catalog's translation or the English message instead.
     A build reads each twice (with the content, then to render): the report keeps each
     diagnostic once."""
@@ -44,7 +45,8 @@ def read_checked_catalog(path: Path, language: str, report: Report) -> Catalog |
         return None
     catalog, layout, lines = checked.catalog, checked.layout, checked.lines
     placeholders, controls = po_check.placeholder_problems(catalog, layout, checked.rule, lines), po_check.control_problems(catalog, layout, lines)
-    for code, found in (("i18n.placeholders", placeholders), ("i18n.control-character", controls)):
+    markup = po_check.markup_problems(catalog, layout, lines)
+    for code, found in (("i18n.placeholders", placeholders), ("i18n.control-character", controls), ("i18n.markup", markup)):
         for message, problem in list(found):  # each generator reads the catalog once the one before is done
             po_check.report_problems(report, shown, lines, [problem], code)
             catalog.delete(message.id, message.context)
