@@ -4,6 +4,7 @@ import dataclasses
 
 import pytest
 
+from studysite.content.fields import ID_LENGTH_HINT, MAX_ID_BYTES
 from studysite.content.load import load_documents
 from studysite.content.validate import SCHEMAS, validate_content
 from studysite.diagnostics import Report
@@ -116,6 +117,26 @@ CASES = {
         "glossary/x.yaml:1:5: '../x' is not a valid id",
         "ids use lowercase ASCII letters, digits and '-'",
     ),
+    "id too long to name the page's folder": (
+        {"questions/long.yaml": f"id: {'a' * 300}\n" + QUESTION.format(topic="basics")},
+        f"questions/long.yaml:1:5: the id '{'a' * 40}…' is too long (300 characters)",
+        ID_LENGTH_HINT,
+    ),
+    "file name too long to be an id": (
+        {f"glossary/{'g' * 250}.yaml": TERM},
+        f"glossary/{'g' * 250}.yaml:1:1: the file name '{'g' * 40}…' is too long for an id (250 characters)",
+        f"rename the file or set a shorter 'id:'; {ID_LENGTH_HINT}",
+    ),
+    "default language without a title": (
+        {"site.yaml": "languages: [de, nl, fr]\nnl: {title: Studie}\nfr: {title: Étude}\n"},
+        "site.yaml:1:13: the default language 'de' has no title in site.yaml",
+        "add a block 'de: {title: ...}' to site.yaml: every page's title comes from the default language's",
+    ),
+    "site language block without a title": (
+        {"site.yaml": "languages: [nl, fr]\nnl: {title: Studie}\nfr: {description: Étude}\n"},
+        "site.yaml:3:5: the 'fr' block of site.yaml has no 'title'",
+        "add 'title: ...' to the 'fr' block",
+    ),
     "field placed at the wrong level": (
         {"glossary/gpu.yaml": "term: GPU\nnl: {term: GPU, definition: D}\nfr: {term: GPU, definition: D}\n"},
         "glossary/gpu.yaml:1:1: unknown key 'term'",
@@ -203,6 +224,19 @@ def test_missing_translation_is_a_warning_and_strict_makes_it_an_error(make_cont
     assert not report.errors
     _, strict = check(content_dir, strict=True)
     assert [d.message for d in strict.errors] == ["term 'gpu' has no 'fr' text"]
+
+
+def test_an_id_of_the_longest_length_is_valid(make_content):
+    long_id = "q" * MAX_ID_BYTES
+    content, report = check(make_content(**{"questions/long.yaml": f"id: {long_id}\n" + QUESTION.format(topic="basics")}))
+    assert report.diagnostics == [] and long_id in content.questions
+
+
+def test_a_site_language_other_than_the_default_without_a_title_is_a_warning(make_content):
+    content, report = check(make_content(**{"site.yaml": "languages: [nl, fr, de]\nnl: {title: Studie}\nfr: {title: Étude}\n"}))
+    site_warnings = [(str(d.location), d.code, d.message, d.hint) for d in report.warnings if d.location.path == "site.yaml"]
+    assert site_warnings == [("site.yaml:1:1", "translation.missing", "site.yaml has no 'de' title", "add 'de: {title: ...}'")]
+    assert not report.errors and set(content.site.texts) == {"nl", "fr"}
 
 
 def test_block_in_a_non_site_language_is_valid(make_content):

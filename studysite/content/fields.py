@@ -20,6 +20,12 @@ from studysite.content.node_reader import NodeReader
 from studysite.diagnostics import Location, did_you_mean
 
 ID_PATTERN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+# An id names folders of the built site (<lang>/<kind>/<id>/index.html, urls.record), and
+# file systems allow a name of at most 255 bytes (ext4, APFS, NTFS). 200 bytes of UTF-8 (ids
+# are ASCII: 200 characters) leave room for a suffix that an output made from an id, or a
+# tool copying the site, may add (".partial", " (2)"), so that a site that checks also builds.
+MAX_ID_BYTES = 200
+ID_LENGTH_HINT = f"ids name the folders of the built pages (<lang>/<kind>/<id>/), so they are at most {MAX_ID_BYTES} characters"
 MIN_CHOICES, MAX_CHOICES = 2, 6
 
 
@@ -177,7 +183,20 @@ def record_id(context: Context, node: yaml.Node, key: str) -> str | None:
     if value is not None and not ID_PATTERN.fullmatch(value):
         context.reader.error(node, "id.invalid", f"'{value}' is not a valid id", "ids use lowercase ASCII letters, digits and '-'")
         return None
+    if value is not None and is_too_long(value):
+        context.reader.error(node, "id.invalid", f"the id '{abridged(value)}' is too long ({len(value)} characters)", ID_LENGTH_HINT)
+        return None
     return value
+
+
+def is_too_long(record_id: str) -> bool:
+    """Whether an id would make a file name longer than file systems allow (MAX_ID_BYTES)."""
+    return len(record_id.encode("utf-8")) > MAX_ID_BYTES
+
+
+def abridged(record_id: str) -> str:
+    """A long id as its start, for a message that names it (the source line shows it whole)."""
+    return record_id if len(record_id) <= 40 else record_id[:40] + "…"
 
 
 def answer_index(context: Context, node: yaml.Node, key: str) -> int | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import yaml
 
 from studysite import urls
+from studysite.content.fields import mentions
 from studysite.content.load import Document
 from studysite.content.node_reader import NodeReader
 from studysite.content.records import SiteConfig, SiteText
@@ -23,6 +24,7 @@ def read_site_config(document: Document, report: Report, base_url_override: str)
         return None
     values: dict = {}
     texts: dict[str, SiteText] = {}
+    blocks: set[str] = set()  # the languages with a block, with or without a title
     for key, key_node, value_node in entries:
         if key == "languages":
             values[key] = _language_list(reader, value_node)
@@ -43,10 +45,11 @@ def read_site_config(document: Document, report: Report, base_url_override: str)
                 reader.error(key_node, "language.invalid", f"'{key}' is not a valid language code", did_you_mean(key, SITE_KEYS))
                 continue
             block = reader.block(value_node, key, SITE_BLOCK_KEYS)
+            blocks.add(key)
             if "title" in block:
                 texts[key] = SiteText(block["title"], block.get("description", ""), _short_title(reader, block))
-            else:
-                reader.error(value_node, "field.missing", f"the '{key}' block of site.yaml has no 'title'")
+            elif not mentions(value_node, "title"):  # set, but not a text: reported already
+                reader.error(value_node, "field.missing", f"the '{key}' block of site.yaml has no 'title'", f"add 'title: ...' to the '{key}' block")
         else:
             reader.error(key_node, "key.unknown", f"unknown key '{key}' in site.yaml", did_you_mean(key, SITE_KEYS))
     languages = values.get("languages")
@@ -54,9 +57,7 @@ def read_site_config(document: Document, report: Report, base_url_override: str)
         if "languages" not in values:
             reader.error(document.node, "field.missing", "site.yaml has no 'languages'", "add 'languages: [nl, fr]'; the first is the default")
         return None
-    for code in languages:
-        if code not in texts:
-            report.warning(reader.where(document.node), "translation.missing", f"site.yaml has no '{code}' title", f"add '{code}: {{title: ...}}'")
+    _check_titles(reader, document, languages, blocks)
     base_url = base_url_override or values.get("base_url") or "/"
     return SiteConfig(
         languages=tuple(languages),
@@ -65,6 +66,29 @@ def read_site_config(document: Document, report: Report, base_url_override: str)
         term_language=values.get("term_language") or "",
         texts=texts,
     )
+
+
+def _check_titles(reader: NodeReader, document: Document, languages: list[str], blocks: set[str]) -> None:
+    """A language without a block has no title. For the default language that is an error:
+    its title is every page's title, and the other languages' when they have none. For
+    another language it is a warning: its pages show the default language's title."""
+    default = languages[0]
+    if default not in blocks:
+        reader.error(
+            _listed(document, default),
+            "field.missing",
+            f"the default language '{default}' has no title in site.yaml",
+            f"add a block '{default}: {{title: ...}}' to site.yaml: every page's title comes from the default language's",
+        )
+    for code in languages[1:]:
+        if code not in blocks:
+            reader.report.warning(reader.where(document.node), "translation.missing", f"site.yaml has no '{code}' title", f"add '{code}: {{title: ...}}'")
+
+
+def _listed(document: Document, code: str) -> yaml.Node:
+    """Where the 'languages' list names a language: the list's item, else the whole file."""
+    lists = [value for key, value in document.node.value if getattr(key, "value", None) == "languages" and isinstance(value, yaml.SequenceNode)]
+    return next((item for item in (lists[0].value if lists else ()) if getattr(item, "value", None) == code), document.node)
 
 
 def _short_title(reader: NodeReader, block: dict) -> str:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 import yaml
 
 from studysite.content.fields import (
+    ID_LENGTH_HINT,
     ID_PATTERN,
     IN_SITE_LANGUAGES,
     REQUIRED,
@@ -24,8 +25,10 @@ from studysite.content.fields import (
     Reference,
     Rows,
     Table,
+    abridged,
     answer_index,
     choices,
+    is_too_long,
     mentions,
     number,
     read_block,
@@ -272,7 +275,11 @@ class _RecordValidator:
         location = Location(document.path, 1, 1)
         if mentions(document.node, "id"):  # set, but invalid: reported already
             return None, location
-        stem = document.path.rsplit("/", 1)[-1].removesuffix(".yaml")
+        return self._file_name_id(location, document.path.rsplit("/", 1)[-1].removesuffix(".yaml")), location
+
+    def _file_name_id(self, location: Location, stem: str) -> str | None:
+        """The id a record without 'id:' takes from its file name, or None when the name
+        cannot be one: not a slug, or too long to name the folders of its pages."""
         if not ID_PATTERN.fullmatch(stem):
             suggestion = re.sub(r"[^a-z0-9]+", "-", stem.lower()).strip("-") or "my-record"
             self.report.error(
@@ -281,8 +288,12 @@ class _RecordValidator:
                 f"the file name '{stem}' is not a valid id (lowercase letters, digits and '-')",
                 f"rename the file to '{suggestion}.yaml' or set 'id: {suggestion}'",
             )
-            return None, location
-        return stem, location
+            return None
+        if is_too_long(stem):
+            message = f"the file name '{abridged(stem)}' is too long for an id ({len(stem)} characters)"
+            self.report.error(location, "id.invalid", message, f"rename the file or set a shorter 'id:'; {ID_LENGTH_HINT}")
+            return None
+        return stem
 
     def _language_block(self, context: Context, kind: Kind, node: yaml.Node) -> FieldValues:
         block = read_block(context, node, kind.block)
