@@ -35,6 +35,13 @@ def test_syntax_error_is_located(loader):
     assert report.errors[0].message.startswith("YAML syntax error: ")
 
 
+def test_a_tab_that_indents_is_named_as_one(loader):
+    report = Report()
+    assert parse_text("nl:\n\ttitle: x\n", "topics/t.yaml", report) is None
+    assert located(report) == [("topics/t.yaml:2:1", "yaml.syntax")]
+    assert "a tab where YAML expects spaces" in report.errors[0].message and "indent with spaces" in report.errors[0].hint
+
+
 def test_positions_are_one_based():
     node = parse_text("nl:\n  title: x\n", "t.yaml", Report())
     key, value = node.value[0]

@@ -134,6 +134,12 @@ def decode(data: bytes, relative: str, report: Report) -> str | None:
         return None
 
 
+def _tab_at(text: str, line: int, column: int) -> bool:
+    """Whether the character at a 0-based line and column of a text is a tab."""
+    lines = text.splitlines()
+    return line < len(lines) and column < len(lines[line]) and lines[line][column] == "\t"
+
+
 def parse_text(text: str, relative: str, report: Report) -> yaml.Node | None:
     """The root node of a YAML text, or None after reporting why there is none."""
     try:
@@ -151,6 +157,8 @@ def parse_text(text: str, relative: str, report: Report) -> yaml.Node | None:
         line, column = (mark.line + 1, mark.column + 1) if mark else (0, 0)
         message = error.problem or error.context or "invalid YAML"
         hint = f"{error.context} that starts at line {error.context_mark.line + 1}" if error.context and error.context_mark else ""
+        if mark and _tab_at(text, mark.line, mark.column):  # PyYAML names it only as a character that cannot start a token
+            message, hint = "a tab where YAML expects spaces", "indent with spaces: YAML does not allow tabs for indentation"
         report.error(Location(relative, line, column), "yaml.syntax", f"YAML syntax error: {message}", hint)
         return None
     except yaml.reader.ReaderError as error:
