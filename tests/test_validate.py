@@ -137,6 +137,16 @@ CASES = {
         "site.yaml:3:5: the 'fr' block of site.yaml has no 'title'",
         "add 'title: ...' to the 'fr' block",
     ),
+    "a language block left empty": (
+        {"glossary/gpu.yaml": "nl: {term: GPU, definition: D}\nfr: null\n"},
+        "glossary/gpu.yaml:2:5: the 'fr' block is not a mapping of keys to texts",
+        "write its keys indented under 'fr:', such as term, aliases",
+    ),
+    "a language block written as a list": (
+        {"glossary/gpu.yaml": "nl: {term: GPU, definition: D}\nfr: [GPU]\n"},
+        "glossary/gpu.yaml:2:5: the 'fr' block is not a mapping of keys to texts",
+        "write its keys indented under 'fr:', such as term, aliases",
+    ),
     "field placed at the wrong level": (
         {"glossary/gpu.yaml": "term: GPU\nnl: {term: GPU, definition: D}\nfr: {term: GPU, definition: D}\n"},
         "glossary/gpu.yaml:1:1: unknown key 'term'",

@@ -238,7 +238,7 @@ class _RecordValidator:
             if field is not None:
                 record.read(context, field, value_node)
             elif not isinstance(value_node, yaml.MappingNode):
-                self._unknown_key(reader, kind, key, key_node)
+                self._not_a_block(reader, kind, key, key_node, value_node)
             elif self._is_language(reader, kind, key, key_node):
                 blocks[key] = self._language_block(replace(context, language=key), kind, value_node)
                 block_locations[key] = reader.where(key_node)
@@ -253,6 +253,17 @@ class _RecordValidator:
             reader.error(document.node, "translation.none", f"the {kind.noun} has no language block", hint)
             return None
         return ParsedRecord(kind, record_id, id_location, record, blocks, block_locations)
+
+    def _not_a_block(self, reader: NodeReader, kind: Kind, key: str, key_node: yaml.Node, value_node: yaml.Node) -> None:
+        """A key that is no field and holds no mapping: a language block left empty or
+        written as a list or text, else a key the record does not know."""
+        if key in self.languages or (is_valid_language(key) and key not in kind.record.names and not did_you_mean(key, kind.record.names)):
+            first = ", ".join(kind.block.names[:2])
+            reader.error(
+                value_node, "type.mapping", f"the '{key}' block is not a mapping of keys to texts", f"write its keys indented under '{key}:', such as {first}"
+            )
+            return
+        self._unknown_key(reader, kind, key, key_node)
 
     def _unknown_key(self, reader: NodeReader, kind: Kind, key: str, key_node: yaml.Node) -> None:
         hint = did_you_mean(key, kind.record.names)
