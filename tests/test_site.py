@@ -143,6 +143,13 @@ def test_home_lists_topics_with_question_counts(sample_site: Path, lang):
     assert ("14 vragen" if lang == "nl" else "14 questions") in text
 
 
+def test_each_topic_on_the_home_page_offers_its_practice(sample_site: Path):
+    html = (sample_site / "nl/index.html").read_text(encoding="utf-8")
+    links = re.findall(r'<a href="([^"]+)" aria-describedby="topic-([a-z0-9-]+)">Dit onderwerp oefenen</a>', html)
+    assert sorted(topic for _, topic in links) == ["ai-hardware-stack", "gpu-programming"]
+    assert all(href == f"../nl/practice/{topic}/" and f'<h3 id="topic-{topic}">' in html for href, topic in links), links
+
+
 def test_rebuild_writes_only_what_changed_and_is_deterministic(tmp_path: Path):
     first, second = tmp_path / "a", tmp_path / "b"
     assert run_cli("build", "--content", SAMPLE_CONTENT, "--out", first).status == 0

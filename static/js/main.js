@@ -39,8 +39,13 @@ function sayOnce(store, strings, problem) {
   document.querySelector("main").prepend(notice);
 }
 
-/* The ids of the site's questions (a Set), or null when their list cannot be had. */
-const fetchIds = (url) => fetch(url).then((r) => r.json()).then((ids) => new Set(ids.map(String))).catch(() => null);
+/* The ids of the site's questions (a Set), or null when their list cannot be had; the
+   review page lists them itself. */
+function siteIds(url) {
+  const listed = readJSON("review-questions");
+  if (listed) return Promise.resolve(new Set(Object.keys(listed)));
+  return fetch(url).then((r) => r.json()).then((ids) => new Set(ids.map(String))).catch(() => null);
+}
 
 /* The due count on the menu's Review link: a number to see, a sentence to hear. */
 function showBadge(count, strings, format) {
@@ -86,7 +91,7 @@ function makeContext(strings, main) {
     async dueCount(record) {
       const due = dueIds(record);
       if (!due.length) return 0;
-      ids = ids || fetchIds(new URL(strings.questions, siteURL));
+      ids = ids || siteIds(new URL(strings.questions, siteURL));
       const known = await ids;
       return known ? due.filter((id) => known.has(id)).length : due.length;
     },
