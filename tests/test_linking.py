@@ -149,3 +149,14 @@ def test_names_nested_too_deep_for_a_prefix_tree_are_found_alike():
     text = "<p>w w x, w w w w, がが</p>"
     assert [(text[start:end], term) for start, end, term in matcher.first_mentions(text)] == [("w w x", "other"), ("w w w w", "deep")]
     assert [text[m.start() : m.end()] for m in matcher._matches(text)] == ["w w x", "w w w w", "がが"]
+
+
+def test_never_inside_character_references():
+    """A name that is also the name or number of a character reference ("amp", "lt", "123",
+    "x1F") is not found inside one: the reference would be broken open by the link, and the
+    text counted as naming the term."""
+    matcher = TermMatcher.build({"amp": ("AMP",), "lt": ("LT",), "n": ("123",), "hex": ("x1F",), "rd": ("R&D",)})
+    references = "Wat doet R&amp;D met AT&amp;T? x &lt; y &#123; &#x1F; &#X1f;"
+    assert matcher.find(references) == {"rd"}
+    assert matcher.link(references, href) == references.replace("R&amp;D", '<a class="term" href="../../glossary/rd/">R&amp;D</a>')
+    assert matcher.find("amp, lt; 123 en x1f") == {"amp", "lt", "n", "hex"}  # outside references they are names still

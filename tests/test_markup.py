@@ -1,6 +1,7 @@
 """Markup: Markdown renders, untrusted HTML is neutralised, the everyday subset skips the parser."""
 
 import random
+import re
 
 import markdown
 import pytest
@@ -170,6 +171,39 @@ def test_terms_in_math_are_not_linked(markup):
     html = markup.inline("$\\text{GPU}$ en GPU")
     linked = TermMatcher.build({"gpu": ("GPU",)}).link(html, lambda t: t)
     assert linked.count("<a ") == 1 and linked.endswith('en <a class="term" href="gpu">GPU</a>')
+
+
+def tags_holding_math(rendered: str) -> list[str]:
+    """The tags with a math element inside (in an attribute), as an HTML parser would see them begin."""
+    return [tag for tag in re.findall(r"<[^>]*>", rendered) if "<math" in tag[1:]]
+
+
+@pytest.mark.parametrize(
+    ("text", "rendered"),
+    [
+        ('[de formule](https://example.org "$x^2$")', '<a href="https://example.org" title="x^2" rel="noopener noreferrer">de formule</a>'),
+        ("![$E=mc^2$](https://example.org/e.png)", '<img alt="E=mc^2" src="https://example.org/e.png">'),
+        ("[x](https://e.com/$a$)", '<a href="https://e.com/a" rel="noopener noreferrer">x</a>'),
+        ('<abbr title="$y$">y</abbr>', '<abbr title="y">y</abbr>'),
+    ],
+)
+def test_math_in_an_attribute_is_its_tex_as_text(markup, text, rendered):
+    """MathML in an attribute's value would break the tag open: the value holds the TeX."""
+    for converted, expected in ((markup.inline(text), rendered), (markup.block(text), f"<p>{rendered}</p>")):
+        assert converted == expected
+        assert tags_holding_math(converted) == []
+
+
+def test_math_in_an_attribute_is_escaped_and_sanitised(markup):
+    """The TeX put back in a tag is escaped (percent-encoded in a URL), the math in the text
+    stays MathML, and the sanitiser judges the URL the TeX makes."""
+    both = markup.inline('$x^2$ en [y](https://e.org "$a<b$") en ![$\\frac{a}{b} > \\text{"c"}$](e.png)')
+    assert both.startswith('<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline" alttext="x^2">') and both.count("<math") == 1
+    assert ' title="a&lt;b" ' in both and ' alt="\\frac{a}{b} &gt; \\text{&quot;c&quot;}" ' in both and tags_holding_math(both) == []
+    url = markup.inline("[x](https://e.com/$\\alpha^{2}$)")
+    assert url == '<a href="https://e.com/%5Calpha%5E%7B2%7D" rel="noopener noreferrer">x</a>'
+    assert markup.inline("[x]($javascript:alert(1)$)") == "x"
+    assert markup.block('<a href="$javascript:alert(1)$">x</a> <abbr title="$y$ \\$5">y $z$</abbr>').startswith('<p>x <abbr title="y $5">y <math ')
 
 
 @pytest.mark.parametrize(

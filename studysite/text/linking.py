@@ -2,7 +2,8 @@
 
 Matching ignores case, takes whole words in alphabetic scripts ("Rappelons" is not
 "Rappel"; "l'attention" holds "attention") and substrings in Chinese and Japanese, where
-words are not separated by spaces. Text inside links, code and math is never linked.
+words are not separated by spaces. Text inside links, code and math is never linked, nor
+the inside of a tag or of a character reference ("amp" in "R&amp;D", "123" in "&#123;").
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ _CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\
 _TAG = re.compile(r"<[^>]*>")
 _SKIPPED_TAGS = ("a", "code", "pre", "math")
 _SKIPPED_START = re.compile(r"<[/\s]*(?:a|code|pre|math)[\s>]", re.IGNORECASE)  # a first look: is there any?
+_NUMERIC_REFERENCE_START = frozenset("0123456789x")  # what follows "&#" in a numeric reference (&#123; &#x1f;), lower-cased
 
 
 def _trie_pattern(names: list[str]) -> str:
@@ -40,7 +42,7 @@ def _compiled(names: list[str], frame: str) -> re.Pattern:
         return re.compile(frame.format(_trie_pattern(names)))
     except RecursionError:
         tokens = sorted(("".join(_name_tokens(name)) for name in names), key=len, reverse=True)
-        flat = "|".join("".join(r"\s+" if char == " " else re.escape(char) for char in text) for text in tokens)
+        flat = "|".join("".join(_token_pattern(char, at == 0) for at, char in enumerate(text)) for text in tokens)
         return re.compile(frame.format(f"(?:{flat})"))
 
 
@@ -48,6 +50,18 @@ def _name_tokens(name: str):
     """The characters of a name as HTML text, lower-cased; a run of white space is one token."""
     text = html.escape(" ".join(name.split()), quote=False).lower()
     return (" " if char == " " else char for char in text)
+
+
+def _token_pattern(token: str, first: bool) -> str:
+    """The pattern of a token of a name. A name's first character that could follow the
+    "&#" of a numeric reference (a digit, or x) is not taken right after one: "123" is no
+    name in "&#123;", nor "x1f" in "&#x1f;". The check follows the character, so re still
+    passes over the branch at once where the character is another."""
+    if token == " ":
+        return r"\s+"
+    if first and token in _NUMERIC_REFERENCE_START:
+        return f"{re.escape(token)}(?<!&#{re.escape(token)})"
+    return re.escape(token)
 
 
 def _emit(root: dict) -> str:
@@ -61,7 +75,7 @@ def _emit(root: dict) -> str:
             stack.append((node, True))
             stack.extend((child, False) for token, child in node.items() if token)
             continue
-        branches = [(r"\s+" if token == " " else re.escape(token)) + made.pop(id(child)) for token, child in sorted(node.items()) if token]
+        branches = [_token_pattern(token, node is root) + made.pop(id(child)) for token, child in sorted(node.items()) if token]
         made[id(node)] = _alternation(branches, "" in node)
     return made[id(root)]
 
@@ -98,8 +112,8 @@ class TermMatcher:
         words = [n for n in every_name if not _CJK.search(n)]
         cjk = [n for n in every_name if _CJK.search(n)]
         patterns = []
-        if words:  # alphabetic scripts: whole words only
-            patterns.append(_compiled(words, r"(?<!\w){}(?!\w)"))
+        if words:  # alphabetic scripts: whole words only, and none inside a character reference (after its "&": see _token_pattern)
+            patterns.append(_compiled(words, r"(?<![\w&]){}(?!\w)"))
         if cjk:  # Chinese and Japanese: anywhere, as words are not separated
             patterns.append(_compiled(cjk, "{}"))
         return cls(tuple(patterns), names)
@@ -129,8 +143,9 @@ class TermMatcher:
     def _linkable_matches(self, fragment: str) -> Iterator[re.Match]:
         """The names in the fragment's linkable text: the fragment is scanned whole, and a
         match in a tag, or inside a, code, pre or math, is passed over. A name holds no "<"
-        or ">" (it is matched as escaped HTML), so no match spans a tag. The matches are
-        found in the fragment lower-cased (at the same places: see _lower)."""
+        or ">" (it is matched as escaped HTML), so no match spans a tag. Character
+        references are passed over by the pattern itself (see build), at no cost per match.
+        The matches are found in the fragment lower-cased (at the same places: see _lower)."""
         skipped = _skipped_stretches(fragment) if _SKIPPED_START.search(fragment) else []
         for match in self._matches(_lower(fragment)):
             start = match.start()

@@ -4,7 +4,9 @@ Content is untrusted: Markdown is converted, then sanitised with nh3's allow-lis
 HTML, scripts, event handlers and javascript:/data: URLs never reach a page. Text of the
 everyday subset (paragraphs, lists, emphasis: plain_markdown.py), the common case, skips
 the Markdown parser and the sanitiser altogether. TeX between dollars becomes MathML
-(text/texmath.py), set aside while Markdown and the sanitiser run and put back afterwards.
+(text/texmath.py), set aside while Markdown and the sanitiser run and put back afterwards;
+in a tag (a link's title or URL, an image's alt text) it is put back as its TeX, as text,
+and the fragment sanitised again.
 
 Whatever the content says, the HTML is valid: a link left without a target (its URL was
 not allowed) becomes its text, and an image without alt text gets an empty one (it is
@@ -17,6 +19,7 @@ import hashlib
 import html
 import re
 from pathlib import Path
+from urllib.parse import quote
 
 import markdown
 import nh3
@@ -70,6 +73,10 @@ def _unneeded_patterns(text: str) -> frozenset[str]:
 
 
 _PLACEHOLDER = re.compile("\ue000(\\d+)\ue001")  # private-use characters: no Markdown meaning, kept by nh3
+_PLACEHOLDER_IN_TAG = re.compile("<[^>]*\ue000\\d+\ue001")  # nh3 escapes "<" and ">" in text and in attributes: a "<" opens a tag
+_ATTRIBUTE = re.compile(r'\s([\w:-]+)="([^"]*)"')  # nh3 double-quotes every attribute
+_URL_ATTRIBUTES = {"href", "src"}
+_URL_SAFE = "!$&'()*+,-./:;=?@_~"  # what TeX may keep as it is in a URL; the rest ("^", "{", "\", " "...) is percent-encoded
 _LINK = re.compile(r'<a((?:\s+[\w:-]+(?:="[^"]*")?)*)>(.*?)</a>', re.DOTALL)  # nh3 double-quotes every attribute
 _IMAGE = re.compile(r'<img((?:\s+[\w:-]+(?:="[^"]*")?)*)\s*/?>')
 _HREF = re.compile(r'\shref="[^"]')
@@ -161,6 +168,8 @@ class MarkdownConverter:
 
     def _finish(self, fragment: str) -> str:
         """Valid HTML whatever the text said, with the math put back."""
+        if self._math and _PLACEHOLDER_IN_TAG.search(fragment):
+            fragment = self._math_in_tags_as_text(fragment)
         fragment = _LINK.sub(lambda m: m.group(0) if _HREF.search(m.group(1)) else m.group(2), fragment)
         fragment = _IMAGE.sub(self._image_with_alt, fragment)
         return _PLACEHOLDER.sub(self._math_back, fragment)
@@ -169,6 +178,27 @@ class MarkdownConverter:
         """A formula set aside by _set_math_aside; text that only looks like a placeholder stays."""
         index = int(match.group(1))
         return self._math[index] if index < len(self._math) else match.group(0)
+
+    def _math_in_tags_as_text(self, fragment: str) -> str:
+        """The fragment with each formula in a tag (in an attribute's value) put back as its
+        TeX, escaped: MathML there would break the tag open. The sanitiser only saw the
+        placeholder, so it runs again on the TeX: `[x]($javascript:alert(1)$)` must not
+        become a link to a script. Both tag sets are allowed, as the fragment was
+        sanitised to its own before."""
+        fragment = _TAG.sub(lambda tag: _ATTRIBUTE.sub(self._attribute_with_tex, tag.group(0)), fragment)
+        return sanitize(fragment, BLOCK_TAGS | INLINE_TAGS)
+
+    def _attribute_with_tex(self, attribute: re.Match) -> str:
+        """An attribute with each formula in its value as its TeX ("$" for \\$), escaped; in a
+        URL also percent-encoded, as "^", "{" or "\\" would make the URL invalid."""
+        name, value = attribute.groups()
+        in_url = name.lower() in _URL_ATTRIBUTES
+
+        def tex(match: re.Match) -> str:
+            text = plain_text(self._math_back(match))
+            return html.escape(quote(text, safe=_URL_SAFE) if in_url else text)
+
+        return f' {name}="{_PLACEHOLDER.sub(tex, value)}"'
 
     def _image_with_alt(self, match: re.Match) -> str:
         attributes = match.group(1)
