@@ -65,7 +65,7 @@ def _content_options(parser: argparse.ArgumentParser) -> None:
 
 def _base_url(value: str) -> str:
     if not urls.is_base_url(value):
-        raise argparse.ArgumentTypeError(f"'{value}' is not an absolute http(s) URL such as https://user.github.io/repo/")
+        raise argparse.ArgumentTypeError(f"'{value}' is not an absolute http(s) URL such as https://user.github.io/repo/ (no query, fragment or quotes)")
     return value
 
 

@@ -18,7 +18,7 @@ KIND_FOLDERS = {"topics": "topics", "questions": "questions", "glossary": "gloss
 NOT_FOUND = "404.html"
 SITEMAP = "sitemap.xml"
 SEARCH_INDEX_FOLDER = "pagefind"
-_BASE_URL = re.compile(r"https?://[^/\s]+(/\S*)?$")
+_BASE_URL = re.compile(r'https?://[^/\s"<>?#\\]+(/[^\s"<>?#\\]*)?$')  # no query or fragment (paths go after it), nothing HTML would take for markup
 _TERM_FROM_RECORD_PAGE = f"../../{KIND_FOLDERS['glossary']}/"
 
 
@@ -79,7 +79,8 @@ def search_index(language: str) -> str:
 
 
 def is_base_url(url: str) -> bool:
-    """Whether url can be a site's base URL: an absolute http(s) URL."""
+    """Whether url can be a site's base URL: an absolute http(s) URL of a folder, without a
+    query, a fragment, quotes, angle brackets or backslashes."""
     return bool(_BASE_URL.match(url))
 
 

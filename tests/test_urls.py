@@ -47,7 +47,20 @@ def test_base_urls_end_in_a_slash_and_absolute_urls_follow(given, normalized):
     assert urls.absolute(base, urls.SITEMAP) == normalized + "sitemap.xml"
 
 
-@pytest.mark.parametrize("bad", ["example.org", "/repo/", "ftp://example.org/", "https://", "https://exa mple.org/"])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "example.org",
+        "/repo/",
+        "ftp://example.org/",
+        "https://",
+        "https://exa mple.org/",
+        "https://e.com/x?y=1",  # paths go after it: a query or fragment would end up inside them
+        "https://e.com/x#z",
+        'https://e.com/"><script>',  # put in attributes and the sitemap as it is
+        "https://e.com/a\\b",
+    ],
+)
 def test_only_absolute_http_urls_are_base_urls(bad):
     assert not urls.is_base_url(bad)
 

@@ -105,7 +105,12 @@ def _short_title(reader: NodeReader, block: dict) -> str:
 def _base_url(reader: NodeReader, node: yaml.Node) -> str | None:
     url = reader.text(node, "base_url")
     if url and not urls.is_base_url(url):
-        reader.error(node, "value.url", f"base_url must be an absolute http(s) URL, not '{url}'", "for example https://user.github.io/repo/")
+        reader.error(
+            node,
+            "value.url",
+            f"base_url must be an absolute http(s) URL, not '{url}'",
+            "for example https://user.github.io/repo/ (no query, fragment or quotes)",
+        )
         return None
     return url
 
