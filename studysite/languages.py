@@ -10,11 +10,26 @@ from babel.numbers import format_decimal
 
 
 def is_valid_language(code: str) -> bool:
+    return canonical_language(code) is not None
+
+
+def canonical_language(code: str) -> str | None:
+    """The code as BCP 47 writes it ('nl', 'pt-BR', 'zh-Hans'), or None when it names no
+    language Babel knows: nor 'root' or 'und', which Babel reads as none and as English."""
     try:
-        parse_locale(code)
+        locale = parse_locale(code)
     except (UnknownLocaleError, ValueError, TypeError):
-        return False
-    return True
+        return None
+    if locale.language == "root" or locale.language != code.split("-")[0].lower():
+        return None
+    return str(locale).replace("_", "-")
+
+
+def miswritten_language(code: str) -> str | None:
+    """The problem with a valid code written other than as BCP 47 writes it ('NL', 'pt-br'):
+    a site's languages, its blocks and its catalogs are matched by the code as written."""
+    canonical = canonical_language(code)
+    return f"the language code '{code}' is written '{canonical}'" if canonical not in (None, code) else None
 
 
 @functools.cache  # records, pages and numbers ask for the same few languages over and over

@@ -137,6 +137,21 @@ CASES = {
         "site.yaml:3:5: the 'fr' block of site.yaml has no 'title'",
         "add 'title: ...' to the 'fr' block",
     ),
+    "a site language written in capitals": (
+        {"site.yaml": "languages: [NL, fr]\nnl: {title: Studie}\nfr: {title: Étude}\n"},
+        "site.yaml:1:13: the language code 'NL' is written 'nl'",
+        "write 'nl', here and as the key of its blocks",
+    ),
+    "a block keyed by a language written otherwise": (
+        {"glossary/gpu.yaml": "nl: {term: GPU, definition: D}\nFR: {term: GPU, definition: D}\n"},
+        "glossary/gpu.yaml:2:1: the language code 'FR' is written 'fr'",
+        "write 'fr:'",
+    ),
+    "a code that names no language": (
+        {"site.yaml": "languages: [nl, und]\nnl: {title: Studie}\n"},
+        "site.yaml:1:17: 'und' is not a valid language code",
+        "use a code such as 'nl', 'fr' or 'pt-BR'",
+    ),
     "a language block left empty": (
         {"glossary/gpu.yaml": "nl: {term: GPU, definition: D}\nfr: null\n"},
         "glossary/gpu.yaml:2:5: the 'fr' block is not a mapping of keys to texts",

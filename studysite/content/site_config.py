@@ -10,7 +10,7 @@ from studysite.content.load import Document
 from studysite.content.node_reader import NodeReader
 from studysite.content.records import SiteConfig, SiteText
 from studysite.diagnostics import Report, did_you_mean
-from studysite.languages import is_valid_language
+from studysite.languages import canonical_language, is_valid_language, miswritten_language
 
 SITE_KEYS = ("languages", "term_language", "base_url", "fallback")
 SITE_BLOCK_KEYS = ("title", "short_title", "description")
@@ -32,6 +32,8 @@ def read_site_config(document: Document, report: Report, base_url_override: str)
             code = reader.text(value_node, key)
             if code and not is_valid_language(code):
                 reader.error(value_node, "language.invalid", f"'{code}' is not a valid language code", "use a code such as 'ja', 'nl' or 'pt-BR'")
+            elif code and (miswritten := miswritten_language(code)):
+                reader.error(value_node, "language.invalid", miswritten, f"write '{canonical_language(code)}'")
             values[key] = code
         elif key == "base_url":
             values[key] = _base_url(reader, value_node)
@@ -41,8 +43,9 @@ def read_site_config(document: Document, report: Report, base_url_override: str)
                 reader.error(value_node, "value.choice", f"fallback must be 'notice' or 'skip', not '{value}'", did_you_mean(value, FALLBACKS))
             values[key] = value
         elif isinstance(value_node, yaml.MappingNode):
-            if not is_valid_language(key):
-                reader.error(key_node, "language.invalid", f"'{key}' is not a valid language code", did_you_mean(key, SITE_KEYS))
+            if not is_valid_language(key) or miswritten_language(key):
+                problem = miswritten_language(key) or f"'{key}' is not a valid language code"
+                reader.error(key_node, "language.invalid", problem, did_you_mean(key, SITE_KEYS) or f"write '{canonical_language(key)}'")
                 continue
             block = reader.block(value_node, key, SITE_BLOCK_KEYS)
             blocks.add(key)
@@ -126,6 +129,8 @@ def _language_list(reader: NodeReader, node: yaml.Node) -> list[str] | None:
     for code, item in items:
         if not is_valid_language(code):
             reader.error(item, "language.invalid", f"'{code}' is not a valid language code", "use a code such as 'nl', 'fr' or 'pt-BR'")
+        elif miswritten := miswritten_language(code):
+            reader.error(item, "language.invalid", miswritten, f"write '{canonical_language(code)}', here and as the key of its blocks")
         elif code in codes:
             reader.error(item, "language.duplicate", f"language '{code}' is listed twice")
         else:

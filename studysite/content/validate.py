@@ -57,7 +57,7 @@ from studysite.content.records import (
 )
 from studysite.content.site_config import read_site_config
 from studysite.diagnostics import Diagnostic, Location, Report, Severity, did_you_mean, plural
-from studysite.languages import is_valid_language
+from studysite.languages import canonical_language, is_valid_language, miswritten_language
 
 UNORDERED = float("inf")  # records without an 'order' follow the ordered ones, by file path
 TOPIC_HINT = "name the topic this belongs to, e.g. 'topic: ai-hardware-stack'"
@@ -272,8 +272,11 @@ class _RecordValidator:
         reader.error(key_node, "key.unknown", f"unknown key '{key}'", hint or f"a {kind.noun} takes {', '.join(kind.record.names)} and language blocks")
 
     def _is_language(self, reader: NodeReader, kind: Kind, key: str, key_node: yaml.Node) -> bool:
-        if is_valid_language(key):
+        if is_valid_language(key) and not (miswritten := miswritten_language(key)):
             return True
+        if is_valid_language(key):
+            reader.error(key_node, "language.invalid", miswritten, f"write '{canonical_language(key)}:'")
+            return False
         hint = did_you_mean(key, self.languages) or (
             f"language blocks are keyed by a code such as 'nl', 'fr' or 'pt-BR'; record keys are {', '.join(kind.record.names)}"
         )
