@@ -210,6 +210,15 @@ def test_the_dashboard_counts_today_keeps_the_goal_and_the_streak(phone, site_ur
     assert page.locator("[data-today]").inner_text() == "2 van 2"
     assert stored(page)["settings"]["goal"] == 2
     assert page.locator("[data-goal-progress]").evaluate("p => [p.value, p.max]") == [2, 2]
+    for wrong in ("0", "1000", "2.5", ""):
+        goal.fill(wrong)
+        goal.press("Enter")
+        assert goal.get_attribute("aria-invalid") == "true" and goal.evaluate("g => g.validationMessage") != "", wrong
+        assert goal.input_value() == wrong, "what was typed stays, to be corrected"
+        assert stored(page)["settings"]["goal"] == 2, "the goal stays as it was"
+    goal.fill("2")
+    goal.press("Enter")
+    assert goal.get_attribute("aria-invalid") == "false"
     card = page.locator(".card", has=page.locator("a[href$='topics/ai-hardware-stack/']"))
     bar = card.locator(".progress-bar")
     assert bar.get_attribute("aria-hidden") == "true" and bar.is_visible()

@@ -66,8 +66,10 @@ export function start(context) {
   const body = document.querySelector("[data-dashboard-body]");
   const input = body.querySelector("[data-goal]");
   input.addEventListener("change", () => {
-    const goal = Number(input.value);
-    if (Number.isInteger(goal) && goal >= 1 && goal <= 500) context.store.setSetting("goal", goal);
+    const valid = input.checkValidity(); // a whole number from 1 to 500 (home.html)
+    input.setAttribute("aria-invalid", String(!valid));
+    if (!valid) return input.reportValidity(); // the browser says why, in its words; the goal stays as it was
+    context.store.setSetting("goal", Number(input.value));
     context.refresh();
   });
   context.onRefresh.push((record) => show(body, record, context.format));
