@@ -41,6 +41,19 @@ def test_hostile_html_is_neutralised(markup, hostile):
             assert needle not in lowered, rendered
 
 
+@pytest.mark.parametrize(
+    ("text", "html"),
+    [
+        ("![x](javascript:alert(1))", "x"),
+        ('Tekst ![een "plaatje"](data:image/png;base64,AAAA) hier.', "Tekst een &quot;plaatje&quot; hier."),
+        ('<img src="javascript:alert(1)">', ""),
+    ],
+)
+def test_an_image_whose_source_is_not_allowed_is_its_alt_text(markup, text, html):
+    """An <img> without src is not valid HTML."""
+    assert markup.inline(text) == html
+
+
 def test_external_links_get_noopener(markup):
     assert markup.inline("[docs](https://example.org)") == '<a href="https://example.org" rel="noopener noreferrer">docs</a>'
 

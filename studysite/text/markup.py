@@ -9,8 +9,8 @@ in a tag (a link's title or URL, an image's alt text) it is put back as its TeX,
 and the fragment sanitised again.
 
 Whatever the content says, the HTML is valid: a link left without a target (its URL was
-not allowed) becomes its text, and an image without alt text gets an empty one (it is
-then decorative) and a warning.
+not allowed) becomes its text, an image left without a source its alt text, and an image
+without alt text gets an empty one (it is then decorative) and a warning.
 """
 
 from __future__ import annotations
@@ -202,6 +202,9 @@ class MarkdownConverter:
 
     def _image_with_alt(self, match: re.Match) -> str:
         attributes = match.group(1)
+        if not re.search(r'\ssrc="', attributes):  # its URL was not allowed: its alt text stands in, as a link's text does
+            alt = re.search(r'\salt="([^"]*)"', attributes)
+            return alt.group(1) if alt else ""
         if re.search(r'\salt="[^"]', attributes):
             return match.group(0)
         attributes = re.sub(r'\salt=""', "", attributes)
