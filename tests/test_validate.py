@@ -152,6 +152,11 @@ CASES = {
         "site.yaml:1:17: 'und' is not a valid language code",
         "use a code such as 'nl', 'fr' or 'pt-BR'",
     ),
+    "a merge key": (
+        {"glossary/gpu.yaml": "nl: &nl {term: GPU, definition: D}\nfr:\n  <<: *nl\n  term: GPU\n"},
+        "glossary/gpu.yaml:3:3: merge keys ('<<') are not supported",
+        "write the keys out; an alias (*name) may stand for a whole value",
+    ),
     "a language block left empty": (
         {"glossary/gpu.yaml": "nl: {term: GPU, definition: D}\nfr: null\n"},
         "glossary/gpu.yaml:2:5: the 'fr' block is not a mapping of keys to texts",

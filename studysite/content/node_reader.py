@@ -69,6 +69,9 @@ class NodeReader:
                 self.error(key_node, "type.key", "a key must be a plain word, not " + describe(key_node))
                 continue
             key = key_node.value
+            if key == "<<":  # YAML 1.1's merge key, which composing (as Studysite reads) leaves a key like any other
+                self.error(key_node, "yaml.merge", "merge keys ('<<') are not supported", "write the keys out; an alias (*name) may stand for a whole value")
+                continue
             if key in seen:
                 first = seen[key].start_mark.line + 1
                 self.error(key_node, "yaml.duplicate-key", f"duplicate key '{key}' (first set at line {first})", "remove one of the two")
