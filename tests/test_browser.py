@@ -136,6 +136,28 @@ def test_practice_shuffle_is_remembered(open_page, site_url):
     assert page.get_by_label("Mélanger les questions").is_checked()
 
 
+def test_switching_the_shuffle_during_a_run_orders_the_rest_and_keeps_the_place(open_page, site_url):
+    page = open_page("nl/practice/ai-hardware-stack/").page
+    page.wait_for_selector(".practice.is-running")
+    shown = lambda: page.locator("[data-item]:visible").get_attribute("data-question")  # noqa: E731
+    answered = []
+    for _ in range(2):
+        item = page.locator("[data-item]:visible")
+        answered.append(shown())
+        item.locator(".choice-button").first.click()
+        item.locator("[data-next]").click()
+    page.get_by_label("Vragen in willekeurige volgorde").check()
+    assert page.locator("[data-progress-label]").inner_text().startswith("Vraag 3 van 14"), "the place is kept"
+    item = page.locator("[data-item]:visible")
+    assert shown() not in answered
+    item.locator(".choice-button").first.click()
+    page.get_by_label("Vragen in willekeurige volgorde").uncheck()  # with the current one answered: it stays
+    assert page.locator("[data-item]:visible").locator("[data-result]").inner_text() != ""
+    page.reload()
+    page.wait_for_selector(".practice.is-running")
+    assert page.locator("[data-resume]").is_visible() and "4" in page.locator("[data-resume-text]").inner_text()
+
+
 def test_practice_works_with_the_keyboard_alone(open_page):
     page = open_page("fr/practice/gpu-programming/").page
     page.wait_for_selector(".practice.is-running")

@@ -1,7 +1,7 @@
 /* Practice: one question at a time with a progress bar and an optional (remembered)
-   shuffle; its place is kept, so a reload goes on where it was left. After an answer, Next
-   sits under the result and only it is scrolled into view (a phone keeps the marked
-   choice and result in sight). The end screen: percentage, missed questions, the days of
+   shuffle (switched during a run, it orders the questions not answered yet); its place is
+   kept, so a reload goes on where it was left. After an answer, Next sits under the result
+   and only it is scrolled into view (a phone keeps the marked choice and result in sight). The end screen: percentage, missed questions, the days of
    the next reviews. review.js runs the same Session. Markup: templates/practice.html. */
 
 import { enhanceQuestion, fill } from "./question.js";
@@ -77,6 +77,23 @@ export class Session {
   }
 
   allIds() { return Array.from(this.items.keys()); }
+
+  /* Whether any question of this run was answered (its place is worth keeping). */
+  started() {
+    const current = this.items.get(this.order[this.position]);
+    return this.position > 0 || Boolean(current && current.question.answered);
+  }
+
+  /* The questions not answered yet, put as arrange puts them (the shuffle was switched):
+     those answered stay as they were, and the place is kept. */
+  arrangeRest() {
+    const current = this.items.get(this.order[this.position]);
+    const from = this.position + (current.question.answered ? 1 : 0);
+    const rest = new Set(this.order.slice(from));
+    this.order = [...this.order.slice(0, from), ...this.arrange(this.allIds().filter((id) => rest.has(id)))];
+    if (from === this.position) this.show(this.position, false); // another question takes the current's place
+    else this.tell(from); // the answered one stays in view; Next leads to the new order
+  }
 
   clear() {
     this.items.forEach(({ item }) => item.remove());
@@ -172,9 +189,10 @@ export function start(context) {
   session.arrange = (ids) => (shuffle.checked ? shuffled(ids) : ids);
   session.onPlace = (place) => store.setPlace(topic, place);
   const restart = (focus) => { resume.hidden = true; session.begin(session.allIds(), focus); };
-  shuffle.addEventListener("change", () => {
+  shuffle.addEventListener("change", () => { // the focus stays on the switch
     store.setSetting("shuffle", shuffle.checked);
-    restart(false); // the focus stays on the switch
+    if (session.started() && session.position < session.order.length) session.arrangeRest();
+    else restart(false);
   });
   root.querySelector("[data-resume-restart]").addEventListener("click", () => restart(true)); // the button goes: focus the first question
   session.onFinish = () => { resume.hidden = true; };
