@@ -242,3 +242,18 @@ def test_control_characters_in_a_translation_and_a_file_that_is_no_po_file(tmp_p
     report = Report()
     load_layered_translations([tmp_path / "locales", ROOT / "locales"], "fr", report)
     assert len(report.diagnostics) == 20 and "80 more syntax errors after this line are not shown" in report.diagnostics[-1].message
+
+
+def test_a_duplicate_entry_is_a_located_error_naming_the_first(tmp_path):
+    """Babel keeps one of two entries with the same msgid and msgctxt without a word; the
+    same msgid with another msgctxt, or in an obsolete (#~) entry, is no duplicate."""
+    write_site_catalog(
+        tmp_path,
+        'msgid ""\nmsgstr ""\n\nmsgid "Glossary"\nmsgstr "Glossaire"\n\nmsgctxt "menu"\nmsgid "Glossary"\nmsgstr "Lexique"\n\n'
+        'msgid "Search"\nmsgstr "Chercher"\n\nmsgid "Glos"\n"sary"\nmsgstr "Vocabulaire"\n\n#~ msgid "Search"\n#~ msgstr "Rechercher"\n',
+    )
+    report = Report()
+    load_layered_translations([tmp_path / "locales", ROOT / "locales"], "fr", report)
+    assert [(d.location.line, d.location.column, d.code, d.severity) for d in report.diagnostics] == [(14, 1, "i18n.duplicate", "error")]
+    assert report.diagnostics[0].message == "duplicate entry: msgid 'Glossary' appears twice"
+    assert report.diagnostics[0].hint.startswith("the first is on line 4;") and report.diagnostics[0].source_line == 'msgid "Glos"'

@@ -161,3 +161,71 @@ def test_every_syntax_error_and_control_character_of_content_po_is_located(make_
     result = run_cli("check", "--content", content)
     assert result.status == 1 and f"content.po:{first}:15: error: the translation of topics/basics:title contains the control character U+001B" in result.err
     assert "\x1b" not in result.err and 'msgstr "Thema \u241b[2J"' in result.err
+
+
+def init_german(make_content):
+    """A content folder whose German comes from content.po, translated in full."""
+    content = make_content(**{"site.yaml": SITE})
+    assert run_cli("i18n", "init", "de", "--content", content).status == 0
+    po = content.parent / "locales/de/LC_MESSAGES/content.po"
+    translate(po, GERMAN)
+    return content, po
+
+
+def test_entries_that_name_no_field_are_located_warnings(make_content):
+    """A msgctxt of no record or field (a record removed, a typing mistake) is warned about
+    at its line, with the closest field; an obsolete (#~) entry is not."""
+    content, po = init_german(make_content)
+    added = (
+        '\nmsgctxt "garbage"\nmsgid "X"\nmsgstr "Y"\n'
+        '\nmsgctxt "questions/nope:question"\nmsgid "Wat?"\nmsgstr "Was?"\n'
+        '\nmsgctxt "questions/gpu-role:choices.9"\nmsgid "Alles"\nmsgstr "Alles"\n'
+        '\nmsgid "no context"\nmsgstr "kein Kontext"\n'
+        '\n#~ msgctxt "questions/gone:question"\n#~ msgid "Weg?"\n#~ msgstr "Weg?"\n'
+    )
+    po.write_text(po.read_text(encoding="utf-8") + added, encoding="utf-8")
+    lines = po.read_text(encoding="utf-8").splitlines()
+    garbage, nope, nine, none = (lines.index(f'msgid "{msgid}"') + 1 for msgid in ("X", "Wat?", "Alles", "no context"))
+    result = run_cli("check", "--content", content)
+    assert result.status == 0, result.err
+    shown = "locales/de/LC_MESSAGES/content.po"
+    assert f"{shown}:{garbage}:1: warning: the msgctxt 'garbage' names no field of the content: it is not written <kind>/<id>:<field>" in result.err
+    assert f"{shown}:{nope}:1: warning: the msgctxt 'questions/nope:question' names no field of the content: there is no question 'nope'" in result.err
+    assert f"{shown}:{nine}:1: warning: the msgctxt 'questions/gpu-role:choices.9' names no field" in result.err
+    assert "question 'gpu-role' has no field 'choices.9' in 'nl' [content-po.unknown]" in result.err
+    assert f"{shown}:{none}:1: warning: the entry has no msgctxt" in result.err
+    assert result.err.count("[content-po.unknown]") == 4 and "gone" not in result.err
+    assert "hint: did you mean 'questions/gpu-role:question'? Correct the msgctxt, or run 'python build.py i18n update'" in result.err
+    assert "hint: correct the msgctxt, or run 'python build.py i18n update', which marks the entries that name no field obsolete" in result.err
+    assert run_cli("check", "--content", content, "--strict").status == 1
+    assert run_cli("i18n", "update", "de", "--content", content).status == 0
+    assert "[content-po.unknown]" not in run_cli("check", "--content", content).err  # obsolete now
+
+
+def test_a_duplicate_entry_of_content_po_is_a_located_error(make_content):
+    """Babel keeps one of two entries with the same msgctxt and msgid without a word."""
+    content, po = init_german(make_content)
+    text = po.read_text(encoding="utf-8")
+    po.write_text(text + '\nmsgctxt "topics/basics:title"\nmsgid "Onderwerp"\nmsgstr "Thema"\n', encoding="utf-8")
+    lines = po.read_text(encoding="utf-8").splitlines()
+    first, second = (index + 1 for index, line in enumerate(lines) if line == 'msgid "Onderwerp"')
+    result = run_cli("check", "--content", content)
+    assert result.status == 1 and "Traceback" not in result.err
+    assert (
+        f"locales/de/LC_MESSAGES/content.po:{second}:1: error: duplicate entry: msgid 'Onderwerp' with msgctxt 'topics/basics:title' appears twice [i18n.duplicate]"
+        in result.err
+    )
+    assert f"hint: the first is on line {first};" in result.err
+    before = po.read_bytes()
+    assert run_cli("i18n", "update", "de", "--content", content).status == 1 and po.read_bytes() == before  # nothing lost
+
+
+def test_an_incomplete_translation_is_located_at_the_records_first_entry(make_content):
+    content, po = init_german(make_content)
+    text = po.read_text(encoding="utf-8")
+    po.write_text(text.replace('msgstr "Rechnen"', 'msgstr ""'), encoding="utf-8")
+    line = po.read_text(encoding="utf-8").splitlines().index('msgid "Wat doet een GPU?"') + 1
+    result = run_cli("check", "--content", content)
+    assert result.status == 0, result.err
+    assert f"locales/de/LC_MESSAGES/content.po:{line}:1: warning: the 'de' translation of question 'gpu-role' is incomplete" in result.err
+    assert "hint: translate every entry whose msgctxt starts with questions/gpu-role: (untranslated: choices.2)" in result.err

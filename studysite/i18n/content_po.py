@@ -7,7 +7,9 @@ default language's text of the field, its msgctxt names the record and the field
 block for a language takes that language's text from content.po when every field of it has a
 current translation. An entry is *outdated* when its source changed after it was translated:
 it is fuzzy (`i18n update` marked it so) or its msgid is no longer the source text. Outdated
-and incomplete translations are not used; the record falls back as an untranslated one.
+and incomplete translations are not used; the record falls back as an untranslated one. An
+entry whose msgctxt names no field of the content (a record removed, a typing mistake) is
+not used either, and warned about; `i18n update` makes it obsolete.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from pathlib import Path
 from babel.messages.catalog import Catalog
 
 from studysite.content.records import FIELD_OF_KIND, KINDS, Aspect, ComparisonText, Content, QuestionText, Record, TermText, TopicText
-from studysite.diagnostics import Location, Report
+from studysite.diagnostics import Location, Report, did_you_mean
 from studysite.fileio import shown_path
 from studysite.i18n import po_check
 from studysite.languages import is_valid_language, parse_locale
@@ -47,6 +49,7 @@ class ContentCatalog:
     language: str
     path: Path
     entries: Mapping[str, Entry]  # msgctxt -> entry
+    unnamed: tuple[int, ...] = ()  # the lines of entries without a msgctxt, which name no field
 
     def translates(self, kind: str, record_id: str) -> bool:
         """True when any field of the record has a translation, current or not."""
@@ -143,12 +146,14 @@ def read_content_catalog(path: Path, language: str, report: Report) -> ContentCa
     for message, problem in list(po_check.control_problems(catalog, checked.layout, checked.lines)):
         po_check.report_problems(report, shown, checked.lines, [problem], "content-po.control-character")
         catalog.delete(message.id, message.context)
-    entries = {}
+    entries, unnamed = {}, []
     for message in catalog:
         if message.id and message.context and isinstance(message.id, str) and isinstance(message.string, str):
             text = unicodedata.normalize("NFC", message.string.strip())
             entries[message.context] = Entry(unicodedata.normalize("NFC", message.id.strip()), text, message.fuzzy, message.lineno or 1)
-    return ContentCatalog(language, path, entries)
+        elif message.id and not message.context:
+            unnamed.append(message.lineno or 1)
+    return ContentCatalog(language, path, entries, tuple(unnamed))
 
 
 def read_content_catalogs(locales_dir: Path, report: Report) -> dict[str, ContentCatalog]:
@@ -196,11 +201,14 @@ def supplied(catalogs: Mapping[str, ContentCatalog]) -> set[tuple[str, str, str]
 
 def apply_translations(content: Content, catalogs: Mapping[str, ContentCatalog], report: Report) -> tuple[Content, dict[str, Coverage]]:
     """The content with the records content.po translates in full and up to date; per
-    language, what it translated and what it left outdated (with a warning)."""
+    language, what it translated and what it left outdated (with a warning). Entries that
+    name no field of the content are warned about (warn_unknown)."""
     default = content.site.default_language
     added: dict[tuple[str, str], dict[str, object]] = {}
     coverage = {}
+    known = known_contexts(content)
     for language, catalog in catalogs.items():
+        warn_unknown(content, catalog, known, report)
         translated, outdated = set(), {}
         for kind, record in records_of(content):
             if language in record.texts or default not in record.texts or not catalog.translates(kind, record.id):
@@ -219,14 +227,86 @@ def apply_translations(content: Content, catalogs: Mapping[str, ContentCatalog],
                 translated.add((kind, record.id))
                 added.setdefault((kind, record.id), {})[language] = text
             else:
+                untranslated = [field for field, _ in text_fields(kind, record.texts[default]) if not _text_of(catalog, kind, record.id, field)]
                 report.warning(
-                    Location(shown_path(catalog.path)),
+                    Location(shown_path(catalog.path), _first_line(catalog, kind, record.id), 1),
                     "content-po.incomplete",
                     f"the '{language}' translation of {NOUNS[kind]} '{record.id}' is incomplete: it is not used",
-                    "translate every entry whose msgctxt starts with " + context_of(kind, record.id, ""),
+                    f"translate every entry whose msgctxt starts with {context_of(kind, record.id, '')} (untranslated: {', '.join(untranslated)})",
                 )
         coverage[language] = Coverage(frozenset(translated), outdated)
     return _with_texts(content, added), coverage
+
+
+def _text_of(catalog: ContentCatalog, kind: str, record_id: str, field: str) -> str:
+    """The translation content.po has of a field; '' when it has none."""
+    entry = catalog.entries.get(context_of(kind, record_id, field))
+    return entry.text if entry is not None else ""
+
+
+def _first_line(catalog: ContentCatalog, kind: str, record_id: str) -> int:
+    """The line of a record's first entry in content.po (a record it translates has one)."""
+    prefix = context_of(kind, record_id, "")
+    return min((entry.line for context, entry in catalog.entries.items() if context.startswith(prefix)), default=0)
+
+
+def known_contexts(content: Content) -> set[str]:
+    """The msgctxt of every field content.pot has: each translatable field of each record's
+    text in the default language."""
+    default = content.site.default_language
+    return {
+        context_of(kind, record.id, field)
+        for kind, record in records_of(content)
+        if default in record.texts
+        for field, _ in text_fields(kind, record.texts[default])
+    }
+
+
+GUESSED = 20  # the unknown entries given the closest msgctxt (after many records were removed, guessing for all is slow)
+
+
+def _alike(content: Content, context: str, known: set[str]) -> list[str]:
+    """The msgctxts an unknown one may have meant: its record's fields when the record
+    exists, else the contexts of its kind with the same field (comparing with every field
+    of a large site would take a second a guess)."""
+    kind, _, rest = context.partition("/")
+    record_id, _, field = rest.partition(":")
+    if kind in KINDS and record_id in content.records(kind):
+        return [known_context for known_context in known if known_context.startswith(context_of(kind, record_id, ""))]
+    return [known_context for known_context in known if known_context.startswith(kind + "/") and known_context.endswith(":" + field)]
+
+
+def warn_unknown(content: Content, catalog: ContentCatalog, known: set[str], report: Report) -> None:
+    """A warning at each entry of content.po that names no field of the content (known,
+    its contexts): it is not used, and a translator would not know. `i18n update` makes
+    such entries obsolete (#~), which Babel does not read as entries."""
+    shown = shown_path(catalog.path)
+    for line in catalog.unnamed:
+        hint = "content.po entries are named by a msgctxt such as questions/<id>:question; give it one, or run 'python build.py i18n update', which removes it"
+        report.warning(Location(shown, line, 1), "content-po.unknown", "the entry has no msgctxt: it names no field of the content", hint)
+    unknown = sorted(((context, entry) for context, entry in catalog.entries.items() if context not in known), key=lambda item: item[1].line)
+    for number, (context, entry) in enumerate(unknown):
+        guess = did_you_mean(context, _alike(content, context, known)) if number < GUESSED else ""
+        fix = "correct the msgctxt, or run 'python build.py i18n update', which marks the entries that name no field obsolete (#~)"
+        hint = f"{guess} {fix[0].upper()}{fix[1:]}" if guess else fix
+        report.warning(
+            Location(shown, entry.line, 1),
+            "content-po.unknown",
+            f"the msgctxt '{context}' names no field of the content: {_why_unknown(content, context)}",
+            hint,
+        )
+
+
+def _why_unknown(content: Content, context: str) -> str:
+    """Why a msgctxt names no field: it is not <kind>/<id>:<field>, or there is no such record,
+    or the record has no such field in the default language."""
+    kind, _, rest = context.partition("/")
+    record_id, colon, field = rest.partition(":")
+    if kind not in KINDS or not record_id or not colon:
+        return "it is not written <kind>/<id>:<field>"
+    if record_id not in content.records(kind):
+        return f"there is no {NOUNS[kind]} '{record_id}'"
+    return f"{NOUNS[kind]} '{record_id}' has no field '{field}' in '{content.site.default_language}'"
 
 
 def _translate(kind: str, record: Record, source, catalog: ContentCatalog):

@@ -3,7 +3,8 @@
 Babel reads an unterminated string, a bogus Plural-Forms header or a translation whose
 placeholders differ from its message's without complaint; the build would then publish
 the broken text or stop with a traceback. Here: the syntax of every line (read_layout),
-the Plural-Forms header and the number of forms of each entry (plural_problems), the
+the Plural-Forms header and the number of forms of each entry (plural_problems), an
+entry whose msgid and msgctxt an entry above has already (duplicate_problems), the
 placeholders of each translation against its message's (placeholder_problems), as Jinja's
 new-style gettext formats them: every translation with `%` and the page's variables, and
 (for the interface) markup a translation adds (markup_problems).
@@ -49,12 +50,15 @@ class Problem:
 
 @dataclass
 class Entry:
-    """Where one entry's lines are: its msgid, and each msgstr (by plural index; 0 for msgstr)."""
+    """Where one entry's lines are: its msgid, and each msgstr (by plural index; 0 for msgstr);
+    and its msgctxt and msgid as text, which together name it."""
 
     line: int
     strings: dict[int, int] = field(default_factory=dict)
     plural: bool = False
     indexed: bool = False  # its msgstr lines are msgstr[N]
+    context: str | None = None  # None: it has no msgctxt
+    msgid: str = ""
 
 
 @dataclass
@@ -88,6 +92,8 @@ def read_layout(lines: list[str]) -> Layout:
     a string, or a string continuing the one above; each string closed on its own line."""
     layout = Layout([], {})
     entry: Entry | None = None
+    context: str | None = None  # the msgctxt read before the next msgid
+    continued = ""  # the keyword whose string a line of its own continues
     in_header = False
     for number, raw in enumerate(lines, 1):
         line = raw.strip()
@@ -98,8 +104,12 @@ def read_layout(lines: list[str]) -> Layout:
         if start is None:
             continue
         keyword = line[: start - 1] if start else ""
-        if keyword == "msgid":
-            entry = layout.entries.setdefault(number, Entry(number))
+        continued = keyword or continued
+        if keyword == "msgctxt":
+            context = ""
+        elif keyword == "msgid":
+            entry = layout.entries.setdefault(number, Entry(number, context=context))
+            context = None
         elif entry is not None and keyword == "msgid_plural":
             entry.plural = True
         elif entry is not None and keyword.startswith("msgstr"):
@@ -107,7 +117,13 @@ def read_layout(lines: list[str]) -> Layout:
             entry.indexed = "[" in keyword
         if keyword:
             in_header = keyword == "msgstr" and entry is not None and len(layout.entries) == 1 and lines[entry.line - 1].strip() == 'msgid ""'
-        if _check_string(line, start, number, indent, layout.problems) and in_header:
+        if not _check_string(line, start, number, indent, layout.problems):
+            continue
+        if continued == "msgctxt":
+            context = (context or "") + unescape(line[start:])
+        elif continued == "msgid" and entry is not None:
+            entry.msgid += unescape(line[start:])
+        if in_header:
             layout.header.append((number, line[start:]))
     return layout
 
@@ -185,6 +201,25 @@ def plural_problems(layout: Layout, locale_rule: str) -> tuple[list[Problem], Ca
                 )
             )
     return problems, function
+
+
+def duplicate_problems(layout: Layout) -> list[Problem]:
+    """Each entry with the msgid and msgctxt of an entry above it: Babel keeps one of the
+    two without a word, and the other's translation is lost. Only a file whose syntax is
+    sound is checked (a string cut short would make two entries look alike)."""
+    if layout.problems:
+        return []
+    first: dict[tuple[str | None, str], int] = {}
+    problems = []
+    for line, entry in sorted(layout.entries.items()):
+        key = (entry.context, entry.msgid)
+        if key not in first:
+            first[key] = line
+            continue
+        named = f"msgid {_quoted(entry.msgid)}" + (f" with msgctxt {_quoted(entry.context)}" if entry.context is not None else "")
+        hint = f"the first is on line {first[key]}; only one of the two would be used: keep the one with the right translation, delete the other"
+        problems.append(Problem(line, 1, f"duplicate entry: {named} appears twice", hint))
+    return problems
 
 
 def placeholders(text: str) -> tuple[set[str], list[int]]:
@@ -273,8 +308,12 @@ def _named(message: Message) -> str:
     """A message as a diagnostic names it: by its context (content.po), else by its msgid."""
     if message.context:
         return message.context
-    msgid = message.id if isinstance(message.id, str) else message.id[0]
-    return f"'{msgid}'" if len(msgid) <= 60 else f"'{msgid[:57]}...'"
+    return _quoted(message.id if isinstance(message.id, str) else message.id[0])
+
+
+def _quoted(text: str) -> str:
+    """A msgid or msgctxt in quotes, cut short when it is long."""
+    return f"'{text}'" if len(text) <= 60 else f"'{text[:57]}...'"
 
 
 def _single_count_forms(rule: Callable[[int], int]) -> set[int]:
@@ -331,6 +370,7 @@ def read_po_file(path: Path, locale: Locale, shown: str, report: Report, syntax_
     report_problems(report, shown, lines, _at_most(layout.problems, 20), syntax_code)
     problems, rule = plural_problems(layout, get_plural(locale).plural_forms)
     report_problems(report, shown, lines, problems, "i18n.plural-forms")
+    report_problems(report, shown, lines, duplicate_problems(layout), "i18n.duplicate")
     if layout.problems or problems or rule is None:
         return None
     try:

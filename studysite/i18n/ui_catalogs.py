@@ -34,7 +34,7 @@ def read_catalog(path: Path, language: str) -> Catalog:
 
 def read_checked_catalog(path: Path, language: str, report: Report) -> Catalog | None:
     """A UI catalog, every mistake in it a located error (po_check.py): None when its syntax
-    or its Plural-Forms is wrong; a translation whose placeholders are wrong, or that adds
+    or its Plural-Forms is wrong; a duplicate entry is an error, of which Babel keeps one; a translation whose placeholders are wrong, or that adds
     markup (po_check.markup_problems), is left out,
     so that the page shows the next catalog's translation or the English message instead.
     A build reads each twice (with the content, then to render): the report keeps each
