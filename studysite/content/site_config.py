@@ -28,13 +28,8 @@ def read_site_config(document: Document, report: Report, base_url_override: str)
     for key, key_node, value_node in entries:
         if key == "languages":
             values[key] = _language_list(reader, value_node)
-        elif key in ("term_language",):
-            code = reader.text(value_node, key)
-            if code and not is_valid_language(code):
-                reader.error(value_node, "language.invalid", f"'{code}' is not a valid language code", "use a code such as 'ja', 'nl' or 'pt-BR'")
-            elif code and (miswritten := miswritten_language(code)):
-                reader.error(value_node, "language.invalid", miswritten, f"write '{canonical_language(code)}'")
-            values[key] = code
+        elif key == "term_language":
+            values[key] = _term_language(reader, value_node)
         elif key == "base_url":
             values[key] = _base_url(reader, value_node)
         elif key == "fallback":
@@ -103,6 +98,15 @@ def _short_title(reader: NodeReader, block: dict) -> str:
         )
         return ""
     return short
+
+
+def _term_language(reader: NodeReader, node: yaml.Node) -> str | None:
+    code = reader.text(node, "term_language")
+    if code and not is_valid_language(code):
+        reader.error(node, "language.invalid", f"'{code}' is not a valid language code", "use a code such as 'ja', 'nl' or 'pt-BR'")
+    elif code and (miswritten := miswritten_language(code)):
+        reader.error(node, "language.invalid", miswritten, f"write '{canonical_language(code)}'")
+    return code
 
 
 def _base_url(reader: NodeReader, node: yaml.Node) -> str | None:
