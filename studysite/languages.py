@@ -4,9 +4,16 @@
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 
 from babel import Locale, UnknownLocaleError
 from babel.numbers import format_decimal
+
+
+def locale_file(locales_dir: Path, language: str, domain: str) -> Path:
+    """A language's catalog of a gettext domain ('messages', the interface; 'content') in a
+    locales/ folder, as gettext lays them out (zh-Hans in zh_Hans/)."""
+    return locales_dir / language.replace("-", "_") / "LC_MESSAGES" / f"{domain}.po"
 
 
 def is_valid_language(code: str) -> bool:

@@ -229,3 +229,19 @@ def test_an_incomplete_translation_is_located_at_the_records_first_entry(make_co
     assert result.status == 0, result.err
     assert f"locales/de/LC_MESSAGES/content.po:{line}:1: warning: the 'de' translation of question 'gpu-role' is incomplete" in result.err
     assert "hint: translate every entry whose msgctxt starts with questions/gpu-role: (untranslated: choices.2)" in result.err
+
+
+def test_a_problem_in_text_from_content_po_is_located_there(make_content):
+    content, po = init_german(make_content)
+    text = po.read_text(encoding="utf-8")
+    text = text.replace('msgstr "Über *Dinge*."', 'msgstr "Über $\\\\frac{a}$."').replace(
+        'msgstr "Grafikprozessor."', 'msgstr "Grafik ![](https://e.org/g.png)"'
+    )
+    po.write_text(text, encoding="utf-8")
+    lines = po.read_text(encoding="utf-8").splitlines()
+    math, image = (next(number for number, line in enumerate(lines, 1) if needle in line) for needle in ("frac", "g.png"))
+    result = run_cli("check", "--content", content)
+    assert result.status == 1
+    assert f"locales/de/LC_MESSAGES/content.po:{math}:" in result.err and "[markup.math]" in result.err
+    assert f"locales/de/LC_MESSAGES/content.po:{image}:" in result.err and "[markup.image-alt]" in result.err
+    assert "topics/basics.yaml:1:1" not in result.err and "glossary/gpu.yaml:1:1" not in result.err

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from studysite.content.records import KINDS, Content
 from studysite.diagnostics import Report
+from studysite.languages import locale_file
 from studysite.memo import NO_MEMO, Memo, Recorded, replay
 from studysite.text.markup import MarkdownConverter, TooManyMisses
 from studysite.workers import can_fork, share_out_work
@@ -106,10 +107,16 @@ def _convert_share(content: Content, strict: bool, source_root: Path | None, mem
 def _convert_texts(markup: MarkdownConverter, content: Content, with_site: bool = True) -> ContentHtml:
     languages = set(content.site.languages)
 
+    root = markup.report.source_root if markup.report is not None else None
+    locales = root.parent / "locales" if root is not None else None  # where content.po translations are (pipeline.Options.site_root)
+
     def each(records):
         for record in records.values():
             markup.source = record.location.path
-            yield from ((record, lang, text) for lang, text in record.texts.items() if lang in languages)
+            for lang, text in record.texts.items():
+                if lang in languages:
+                    markup.translation = locale_file(locales, lang, "content") if locales is not None else None
+                    yield record, lang, text
 
     return ContentHtml(
         questions={
@@ -127,5 +134,5 @@ def _convert_texts(markup: MarkdownConverter, content: Content, with_site: bool 
 
 
 def _site_descriptions(markup: MarkdownConverter, content: Content) -> dict[str, str]:
-    markup.source = "site.yaml"
+    markup.source, markup.translation = "site.yaml", None
     return {lang: markup.inline(t.description) for lang, t in content.site.texts.items() if t.description}

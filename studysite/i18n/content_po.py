@@ -26,7 +26,7 @@ from studysite.content.records import FIELD_OF_KIND, KINDS, Aspect, ComparisonTe
 from studysite.diagnostics import Location, Report, did_you_mean
 from studysite.fileio import shown_path
 from studysite.i18n import po_check
-from studysite.languages import is_valid_language, parse_locale
+from studysite.languages import is_valid_language, locale_file, parse_locale
 
 DOMAIN = "content"
 TEMPLATE_FILE = f"{DOMAIN}.pot"
@@ -66,7 +66,7 @@ class Coverage:
 
 
 def po_path(locales_dir: Path, language: str) -> Path:
-    return locales_dir / language.replace("-", "_") / "LC_MESSAGES" / f"{DOMAIN}.po"
+    return locale_file(locales_dir, language, DOMAIN)
 
 
 def records_of(content: Content) -> list[tuple[str, Record]]:

@@ -16,7 +16,7 @@ from babel.support import NullTranslations, Translations
 from studysite.diagnostics import Location, Report
 from studysite.fileio import shown_path
 from studysite.i18n import po_check
-from studysite.languages import is_valid_language, parse_locale
+from studysite.languages import is_valid_language, locale_file, parse_locale
 
 DOMAIN = "messages"
 SOURCE_LANGUAGE = "en"
@@ -24,7 +24,7 @@ SHIPPED_LOCALES = Path(__file__).resolve().parents[2] / "locales"  # Studysite's
 
 
 def catalog_path(locales_dir: Path, language: str) -> Path:
-    return locales_dir / language.replace("-", "_") / "LC_MESSAGES" / f"{DOMAIN}.po"
+    return locale_file(locales_dir, language, DOMAIN)
 
 
 def read_catalog(path: Path, language: str) -> Catalog:

@@ -25,6 +25,7 @@ import markdown
 import nh3
 
 from studysite.diagnostics import Location, Report
+from studysite.fileio import shown_path
 from studysite.memo import NO_MEMO, Memo
 from studysite.text import plain_markdown
 from studysite.text.texmath import TexError, has_math, protect_math
@@ -94,6 +95,7 @@ class MarkdownConverter:
         self._parsers: dict[frozenset[str], markdown.Markdown] = {}
         self.report = report
         self.source = ""  # path of the content file whose text is being converted
+        self.translation: Path | None = None  # the content.po its text may come from instead (i18n/content_po.py)
         self._math: list[str] = []
         self._memo = memo  # the sanitised HTML of texts converted before, by text_key
         self._misses_allowed = misses_allowed  # when a number: how many texts the memo may lack (then TooManyMisses)
@@ -219,26 +221,42 @@ class MarkdownConverter:
         return f'<img alt=""{attributes}>'
 
     def _problem(self, snippets: tuple[str, ...], code: str, message: str, hint: str, warn: bool = True) -> None:
+        """A diagnostic at the snippet: in the record's file, else in the content.po its
+        text was translated in, else at the record's file."""
         if self.report is None:
             return
-        location = locate(self.report.source_root, self.source, *snippets)
+        root = self.report.source_root
+        location = locate(root, self.source, *snippets)
+        if (location.line, location.column) == (1, 1) and self.translation is not None:
+            found = _find(_lines_of(self.translation), snippets)
+            location = Location(shown_path(self.translation), *found) if found else location
         (self.report.warning if warn else self.report.error)(location, code, message, hint)
 
 
 def locate(root: Path | None, path: str, *snippets: str) -> Location:
     """Where the first of the snippets that occurs in a content file first occurs (the
     first line of it), else the file."""
+    found = _find(_lines_of(root / path) if root and path else [], snippets)
+    return Location(path, *found) if found else Location(path, 1, 1) if path else Location("content")
+
+
+def _lines_of(path: Path) -> list[str]:
     try:
-        lines = (root / path).read_text(encoding="utf-8", errors="replace").splitlines() if root and path else []
+        return path.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
-        lines = []
+        return []
+
+
+def _find(lines: list[str], snippets: tuple[str, ...]) -> tuple[int, int] | None:
+    """The 1-based line and column where the first of the snippets that occurs first occurs
+    (the first line of it)."""
     for snippet in snippets:
         first_line = snippet.strip().splitlines()[0] if snippet.strip() else ""
         for number, line in enumerate(lines, 1):
             column = line.find(first_line) if first_line else -1
             if column >= 0:
-                return Location(path, number, column + 1)
-    return Location(path, 1, 1) if path else Location("content")
+                return number, column + 1
+    return None
 
 
 def sanitize(fragment: str, tags: set[str]) -> str:
