@@ -19,7 +19,7 @@ import json
 import os
 import shutil
 import signal
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -71,7 +71,7 @@ def manifest_of(folder: Path, marker: bytes) -> Manifest | None:
     except ValueError:  # UnicodeDecodeError too
         return None
     files = data.get("files") if isinstance(data, dict) else None
-    if not isinstance(files, dict) or not all(map(is_site_path, files)):
+    if not isinstance(files, dict) or not are_site_paths(files):
         return None
     inputs = data.get("inputs")
     inputs = inputs if isinstance(inputs, dict) else {}
@@ -79,7 +79,7 @@ def manifest_of(folder: Path, marker: bytes) -> Manifest | None:
         pending = {line for line in (folder / PENDING).read_text(encoding="utf-8").splitlines() if line}
     except OSError:
         return Manifest(files, inputs)
-    if not all(map(is_site_path, pending)):
+    if not are_site_paths(pending):
         return None
     replaced = {path: _file_digest(folder / path) for path in pending}
     partial = {path + PARTIAL_SUFFIX: "" for path in pending}  # left by a quick edit stopped while writing
@@ -87,9 +87,18 @@ def manifest_of(folder: Path, marker: bytes) -> Manifest | None:
     return Manifest(files | replaced | partial | {PENDING: ""}, inputs, pending=frozenset(pending))
 
 
-def is_site_path(path: str) -> bool:
-    """Whether a path names a file inside the site folder: relative, POSIX, no '.' or '..'."""
-    return isinstance(path, str) and "\0" not in path and all(part not in ("", ".", "..") for part in path.split("/"))
+# What marks an empty, '.' or '..' part of a path (a leading '/' makes an empty one), in paths
+# each put between line breaks.
+_NOT_INSIDE = ("\0", "//", "/./", "/../", "\n/", "/\n", "\n./", "\n../", "/.\n", "/..\n", "\n.\n", "\n..\n", "\n\n")
+
+
+def are_site_paths(paths: Iterable[str]) -> bool:
+    """Whether every path names a file inside the site folder: relative, POSIX, no empty,
+    '.' or '..' part. Looked for in the paths joined by line breaks, a substring search each
+    (a manifest lists every file; a break within a path only makes more parts to refuse)."""
+    paths = list(paths)
+    joined = "\n" + "\n".join(paths) + "\n"
+    return not paths or not any(mark in joined for mark in _NOT_INSIDE)
 
 
 def _file_digest(path: Path) -> str:
