@@ -245,7 +245,7 @@ DISABLE_STORAGE = "Object.defineProperty(window, 'localStorage', {get() { throw 
 
 
 @pytest.mark.browser
-def test_with_storage_disabled_answering_works_and_the_page_says_so_once(open_page, site_url):
+def test_with_storage_disabled_answering_works_and_the_page_says_so_once_and_where_an_answer_is_lost(open_page, site_url):
     opened = open_page("nl/" + QUESTION)
     page = opened.page
     page.wait_for_load_state("networkidle")
@@ -259,8 +259,10 @@ def test_with_storage_disabled_answering_works_and_the_page_says_so_once(open_pa
     assert page.locator("[data-storage-notice]").count() == 0, "told once is enough"
     assert page.locator(".question-list .state").count() > 0
     page.goto(site_url + "nl/practice/gpu-programming/")
+    assert page.locator("[data-storage-notice]").count() == 0
     page.locator("[data-item]:visible .choices li").first.locator("button").click()
     assert page.locator("[data-item]:visible [data-next]").is_visible()
+    assert page.locator("[data-storage-notice]").count() == 1, "an answer not kept is told of where it is given"
     assert errors(opened) == []
 
 

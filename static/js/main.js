@@ -23,13 +23,17 @@ function guarded(name, run) {
   }
 }
 
-/* Once per browser session. */
+/* Once per browser session on opening a page; again on any page where an answer is not kept. */
 function sayOnce(store, strings, problem) {
   const key = store.key + ":told:" + problem;
   try {
     if (sessionStorage.getItem(key)) return;
     sessionStorage.setItem(key, "1");
   } catch (error) { /* tell on this page */ }
+  say(strings, problem);
+}
+
+function say(strings, problem) {
   if (document.querySelector("[data-storage-notice]")) return;
   const notice = document.createElement("p");
   notice.className = "notice storage-notice";
@@ -110,6 +114,7 @@ function makeContext(strings, main) {
     },
     answer(id, choice, correct) {
       store.addAttempt(id, choice, correct);
+      if (!store.live() && store.problem) say(strings, store.problem); // the answer is not kept: tell it here
       context.refresh();
       return context.schedule([id]);
     },
