@@ -269,11 +269,10 @@ def _alike(content: Content, context: str, known: set[str]) -> list[str]:
     """The msgctxts an unknown one may have meant: its record's fields when the record
     exists, else the contexts of its kind with the same field (comparing with every field
     of a large site would take a second a guess)."""
-    kind, _, rest = context.partition("/")
-    record_id, _, field = rest.partition(":")
+    kind, record_id, field = _parts(context)
     if kind in KINDS and record_id in content.records(kind):
         return [known_context for known_context in known if known_context.startswith(context_of(kind, record_id, ""))]
-    return [known_context for known_context in known if known_context.startswith(kind + "/") and known_context.endswith(":" + field)]
+    return [known_context for known_context in known if known_context.startswith(kind + "/") and known_context.endswith(":" + (field or ""))]
 
 
 def warn_unknown(content: Content, catalog: ContentCatalog, known: set[str], report: Report) -> None:
@@ -297,12 +296,19 @@ def warn_unknown(content: Content, catalog: ContentCatalog, known: set[str], rep
         )
 
 
+def _parts(context: str) -> tuple[str, str, str | None]:
+    """The kind, record id and field a msgctxt names (context_of's inverse); field None
+    when it has no ':'."""
+    kind, _, rest = context.partition("/")
+    record_id, colon, field = rest.partition(":")
+    return kind, record_id, field if colon else None
+
+
 def _why_unknown(content: Content, context: str) -> str:
     """Why a msgctxt names no field: it is not <kind>/<id>:<field>, or there is no such record,
     or the record has no such field in the default language."""
-    kind, _, rest = context.partition("/")
-    record_id, colon, field = rest.partition(":")
-    if kind not in KINDS or not record_id or not colon:
+    kind, record_id, field = _parts(context)
+    if kind not in KINDS or not record_id or field is None:
         return "it is not written <kind>/<id>:<field>"
     if record_id not in content.records(kind):
         return f"there is no {NOUNS[kind]} '{record_id}'"

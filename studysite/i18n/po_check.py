@@ -251,14 +251,12 @@ def placeholder_problems(catalog: Catalog, layout: Layout, rule: Callable[[int],
         ids = message.id if isinstance(message.id, tuple) else (message.id,)
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
         expected = set().union(*(placeholders(text)[0] for text in ids))
-        entry = layout.entries.get(message.lineno or 0)
         for index, string in enumerate(strings):
             if not string:
                 continue
             wrong = _compare(expected, string, may_omit=message.pluralizable and index in single)
             if wrong:
-                line = entry.strings.get(index, entry.line) if entry else (message.lineno or 1)
-                yield message, _located(line, lines, wrong, _named(message), expected)
+                yield message, _located(_string_line(layout, message, index), lines, wrong, _named(message), expected)
 
 
 def control_problems(catalog: Catalog, layout: Layout, lines: list[str]) -> Iterator[tuple[Message, Problem]]:
@@ -269,9 +267,8 @@ def control_problems(catalog: Catalog, layout: Layout, lines: list[str]) -> Iter
         for index, string in enumerate(strings):
             control = CONTROL_CHARACTER.search(string or "") if message.id else None
             if control is not None:
-                entry = layout.entries.get(message.lineno or 0)
-                line = entry.strings.get(index, entry.line) if entry else (message.lineno or 1)
-                column = (lines[line - 1] if line <= len(lines) else "").find(control.group()) + 1 or 1
+                line = _string_line(layout, message, index)
+                column = _column(lines, line, control.group())
                 fault = f"the translation of {_named(message)} contains the control character U+{ord(control.group()):04X}"
                 yield message, Problem(line, column, fault, "remove it")
                 break
@@ -294,14 +291,23 @@ def markup_problems(catalog: Catalog, layout: Layout, lines: list[str]) -> Itera
         for index, string in enumerate(strings):
             found = _MARKUP.search(string or "")
             if found is not None and not any(found.group() in text for text in ids):
-                entry = layout.entries.get(message.lineno or 0)
-                line = entry.strings.get(index, entry.line) if entry else (message.lineno or 1)
-                written = '\\"' if found.group() == '"' else found.group()  # as the PO file writes it
-                column = (lines[line - 1] if line <= len(lines) else "").find(written) + 1 or 1
+                line = _string_line(layout, message, index)
+                column = _column(lines, line, '\\"' if found.group() == '"' else found.group())  # as the PO file writes it
                 what = "a straight double quote" if found.group() == '"' else "HTML markup"
                 hint = "use typographic quotes such as “ ” or « »" if found.group() == '"' else "write it as text: the interface's messages hold no markup"
                 yield message, Problem(line, column, f"the translation of {_named(message)} adds {what}", hint)
                 break
+
+
+def _string_line(layout: Layout, message: Message, index: int) -> int:
+    """The line of a message's msgstr (its plural form index), else of its msgid."""
+    entry = layout.entries.get(message.lineno or 0)
+    return entry.strings.get(index, entry.line) if entry else (message.lineno or 1)
+
+
+def _column(lines: list[str], line: int, written: str) -> int:
+    """Where a text first stands on a line of the file (1 when it cannot be found there)."""
+    return (lines[line - 1] if line <= len(lines) else "").find(written) + 1 or 1
 
 
 def _named(message: Message) -> str:
