@@ -32,11 +32,14 @@ def canonical_language(code: str) -> str | None:
     return str(locale).replace("_", "-")
 
 
-def miswritten_language(code: str) -> str | None:
-    """The problem with a valid code written other than as BCP 47 writes it ('NL', 'pt-br'):
-    a site's languages, its blocks and its catalogs are matched by the code as written."""
+def language_problem(code: str) -> tuple[str, str | None] | None:
+    """What is wrong with a language code, and how it is written (None when it names no
+    language); None when nothing is. A code written other than as BCP 47 writes it ('NL',
+    'pt-br') is wrong: a site's languages, its blocks and its catalogs are matched as written."""
     canonical = canonical_language(code)
-    return f"the language code '{code}' is written '{canonical}'" if canonical not in (None, code) else None
+    if canonical is None:
+        return f"'{code}' is not a valid language code", None
+    return (f"the language code '{code}' is written '{canonical}'", canonical) if canonical != code else None
 
 
 @functools.cache  # records, pages and numbers ask for the same few languages over and over

@@ -10,7 +10,7 @@ from studysite.content.load import Document
 from studysite.content.node_reader import NodeReader
 from studysite.content.records import SiteConfig, SiteText
 from studysite.diagnostics import Report, did_you_mean
-from studysite.languages import canonical_language, is_valid_language, miswritten_language
+from studysite.languages import language_problem
 
 SITE_KEYS = ("languages", "term_language", "base_url", "fallback")
 SITE_BLOCK_KEYS = ("title", "short_title", "description")
@@ -38,9 +38,9 @@ def read_site_config(document: Document, report: Report, base_url_override: str)
                 reader.error(value_node, "value.choice", f"fallback must be 'notice' or 'skip', not '{value}'", did_you_mean(value, FALLBACKS))
             values[key] = value
         elif isinstance(value_node, yaml.MappingNode):
-            if not is_valid_language(key) or miswritten_language(key):
-                problem = miswritten_language(key) or f"'{key}' is not a valid language code"
-                reader.error(key_node, "language.invalid", problem, did_you_mean(key, SITE_KEYS) or f"write '{canonical_language(key)}'")
+            if problem := language_problem(key):
+                message, canonical = problem
+                reader.error(key_node, "language.invalid", message, did_you_mean(key, SITE_KEYS) or (f"write '{canonical}'" if canonical else ""))
                 continue
             block = reader.block(value_node, key, SITE_BLOCK_KEYS)
             blocks.add(key)
@@ -102,10 +102,9 @@ def _short_title(reader: NodeReader, block: dict) -> str:
 
 def _term_language(reader: NodeReader, node: yaml.Node) -> str | None:
     code = reader.text(node, "term_language")
-    if code and not is_valid_language(code):
-        reader.error(node, "language.invalid", f"'{code}' is not a valid language code", "use a code such as 'ja', 'nl' or 'pt-BR'")
-    elif code and (miswritten := miswritten_language(code)):
-        reader.error(node, "language.invalid", miswritten, f"write '{canonical_language(code)}'")
+    if code and (problem := language_problem(code)):
+        message, canonical = problem
+        reader.error(node, "language.invalid", message, f"write '{canonical}'" if canonical else "use a code such as 'ja', 'nl' or 'pt-BR'")
     return code
 
 
@@ -131,10 +130,10 @@ def _language_list(reader: NodeReader, node: yaml.Node) -> list[str] | None:
         return None
     codes = []
     for code, item in items:
-        if not is_valid_language(code):
-            reader.error(item, "language.invalid", f"'{code}' is not a valid language code", "use a code such as 'nl', 'fr' or 'pt-BR'")
-        elif miswritten := miswritten_language(code):
-            reader.error(item, "language.invalid", miswritten, f"write '{canonical_language(code)}', here and as the key of its blocks")
+        if problem := language_problem(code):
+            message, canonical = problem
+            hint = f"write '{canonical}', here and as the key of its blocks" if canonical else "use a code such as 'nl', 'fr' or 'pt-BR'"
+            reader.error(item, "language.invalid", message, hint)
         elif code in codes:
             reader.error(item, "language.duplicate", f"language '{code}' is listed twice")
         else:

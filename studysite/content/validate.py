@@ -57,7 +57,7 @@ from studysite.content.records import (
 )
 from studysite.content.site_config import read_site_config
 from studysite.diagnostics import Diagnostic, Location, Report, Severity, did_you_mean, plural
-from studysite.languages import canonical_language, is_valid_language, miswritten_language
+from studysite.languages import is_valid_language, language_problem
 
 UNORDERED = float("inf")  # records without an 'order' follow the ordered ones, by file path
 TOPIC_HINT = "name the topic this belongs to, e.g. 'topic: ai-hardware-stack'"
@@ -272,15 +272,14 @@ class _RecordValidator:
         reader.error(key_node, "key.unknown", f"unknown key '{key}'", hint or f"a {kind.noun} takes {', '.join(kind.record.names)} and language blocks")
 
     def _is_language(self, reader: NodeReader, kind: Kind, key: str, key_node: yaml.Node) -> bool:
-        if is_valid_language(key) and not (miswritten := miswritten_language(key)):
+        problem = language_problem(key)
+        if problem is None:
             return True
-        if is_valid_language(key):
-            reader.error(key_node, "language.invalid", miswritten, f"write '{canonical_language(key)}:'")
-            return False
-        hint = did_you_mean(key, self.languages) or (
+        message, canonical = problem
+        hint = (f"write '{canonical}:'" if canonical else did_you_mean(key, self.languages)) or (
             f"language blocks are keyed by a code such as 'nl', 'fr' or 'pt-BR'; record keys are {', '.join(kind.record.names)}"
         )
-        reader.error(key_node, "language.invalid", f"'{key}' is not a valid language code", hint)
+        reader.error(key_node, "language.invalid", message, hint)
         return False
 
     def _record_id(self, document: Document, record: FieldValues) -> tuple[str | None, Location]:
