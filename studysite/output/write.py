@@ -212,19 +212,23 @@ def check_destination(out_dir: Path, protected: list[Path]) -> bytes:
     except OSError:
         marker = b""
     if not marker and any(out_dir.iterdir()):
-        raise OutputError(f"'{out_dir}' holds files that Studysite did not write; nothing was changed. Choose an empty or new folder with --out")
+        raise _not_studysites(out_dir)
     return marker
+
+
+def _not_studysites(out_dir: Path) -> OutputError:
+    return OutputError(f"'{out_dir}' holds files that Studysite did not write; nothing was changed. Choose an empty or new folder with --out")
 
 
 def check_output_folder(out_dir: Path, protected: list[Path]) -> Manifest:
     """The manifest of the current output (empty when there is none), or OutputError. Files
     changed since the last build left them are taken as they are now (_verified)."""
     marker = check_destination(out_dir, protected)
-    manifest = manifest_of(out_dir, marker) if marker else None
-    if manifest is None:
-        if out_dir.is_dir() and any(out_dir.iterdir()):
-            raise OutputError(f"'{out_dir}' holds files that Studysite did not write; nothing was changed. Choose an empty or new folder with --out")
+    if not marker:  # no folder, or an empty one
         return Manifest()
+    manifest = manifest_of(out_dir, marker)
+    if manifest is None:  # a manifest no build wrote
+        raise _not_studysites(out_dir)
     present, others = scan_output(out_dir)
     foreign = sorted((set(present) - set(manifest.files) - {MARKER}) | {f"{path} (a link)" if (out_dir / path).is_symlink() else path for path in others})
     if foreign:
