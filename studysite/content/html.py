@@ -107,15 +107,15 @@ def _convert_share(content: Content, strict: bool, source_root: Path | None, mem
 def _convert_texts(markup: MarkdownConverter, content: Content, with_site: bool = True) -> ContentHtml:
     languages = set(content.site.languages)
 
-    root = markup.report.source_root if markup.report is not None else None
-    locales = root.parent / "locales" if root is not None else None  # where content.po translations are (pipeline.Options.site_root)
+    root = markup.report.source_root if markup.report is not None else None  # the content folder, beside locales/ (pipeline.Options.site_root)
+    translations = {lang: locale_file(root.parent / "locales", lang, "content") if root is not None else None for lang in languages}
 
     def each(records):
         for record in records.values():
             markup.source = record.location.path
             for lang, text in record.texts.items():
                 if lang in languages:
-                    markup.translation = locale_file(locales, lang, "content") if locales is not None else None
+                    markup.translation = translations[lang]  # where a problem is looked for when the record's file has not its text
                     yield record, lang, text
 
     return ContentHtml(

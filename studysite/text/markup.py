@@ -221,23 +221,20 @@ class MarkdownConverter:
         return f'<img alt=""{attributes}>'
 
     def _problem(self, snippets: tuple[str, ...], code: str, message: str, hint: str, warn: bool = True) -> None:
-        """A diagnostic at the snippet: in the record's file, else in the content.po its
-        text was translated in, else at the record's file."""
         if self.report is None:
             return
-        root = self.report.source_root
-        location = locate(root, self.source, *snippets)
-        if (location.line, location.column) == (1, 1) and self.translation is not None:
-            found = _find(_lines_of(self.translation), snippets)
-            location = Location(shown_path(self.translation), *found) if found else location
-        (self.report.warning if warn else self.report.error)(location, code, message, hint)
+        (self.report.warning if warn else self.report.error)(self._where(snippets), code, message, hint)
 
-
-def locate(root: Path | None, path: str, *snippets: str) -> Location:
-    """Where the first of the snippets that occurs in a content file first occurs (the
-    first line of it), else the file."""
-    found = _find(_lines_of(root / path) if root and path else [], snippets)
-    return Location(path, *found) if found else Location(path, 1, 1) if path else Location("content")
+    def _where(self, snippets: tuple[str, ...]) -> Location:
+        """Where the first of the snippets that occurs first occurs (the first line of it):
+        in the record's file, else in the content.po its text was translated in; else the
+        record's file."""
+        root = self.report.source_root if self.report is not None else None
+        if root and self.source and (found := _find(_lines_of(root / self.source), snippets)):
+            return Location(self.source, *found)
+        if self.translation is not None and (found := _find(_lines_of(self.translation), snippets)):
+            return Location(shown_path(self.translation), *found)
+        return Location(self.source, 1, 1) if self.source else Location("content")
 
 
 def _lines_of(path: Path) -> list[str]:
