@@ -1,25 +1,32 @@
 /* Search: the search page's results as the reader types (loaded by search.html alone). */
 
-/* The search page: results as the reader types (Pagefind's debounced search), and for the
-   ?q= of a search sent from the header or the form without JavaScript. When Pagefind's files
-   cannot be fetched, the page says why in its own words: no connection, or no index here. */
+/* The search page: results as the reader types, and for the ?q= of a search sent from the
+   header or the form without JavaScript. Only the latest query may show its results: each
+   run takes a ticket and gives up once a later one was taken, whatever order Pagefind's
+   answers come back in. When Pagefind's files cannot be fetched, the page says why in its
+   own words: no connection, or no index here. */
 const SEARCH_DELAY = 250; /* ms of quiet typing before a search runs */
+
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function search(form) {
   const input = form.querySelector("input[type=search]");
   const status = document.querySelector(".search-status");
   const list = document.querySelector(".search-results");
   const indexUrl = new URL(form.dataset.search, document.baseURI).href;
-  let pagefind = null;
+  let loading = null; /* Pagefind, imported and set up once */
+  let latest = 0; /* the ticket of the latest query */
   let shown = null; /* the query whose results are on the page */
 
-  async function load() {
-    if (!pagefind) {
-      const engine = await import(indexUrl);
-      await engine.options({ baseUrl: new URL(form.dataset.base, document.baseURI).pathname });
-      pagefind = engine;
+  function load() {
+    if (!loading) {
+      loading = import(indexUrl).then(async (engine) => {
+        await engine.options({ baseUrl: new URL(form.dataset.base, document.baseURI).pathname });
+        return engine;
+      });
+      loading.catch(() => (loading = null)); /* a failed import is tried again by the next query */
     }
-    return pagefind;
+    return loading;
   }
 
   /* Why search failed: offline (no answer at all), or this copy has no index (an answer, not the file). */
@@ -45,6 +52,8 @@ function search(form) {
   }
 
   async function run(query, delay) {
+    const ticket = ++latest;
+    const current = () => ticket === latest;
     if (query.trim() === shown) return;
     if (!query.trim()) {
       shown = "";
@@ -54,14 +63,17 @@ function search(form) {
     }
     try {
       const engine = await load();
-      const found = await engine.debouncedSearch(query, {}, delay);
-      if (found === null || query !== input.value) return; /* a later query took its place */
+      engine.preload(query).catch(() => {}); /* the search below reports a failure */
+      await pause(delay);
+      if (!current()) return;
+      const found = await engine.search(query);
       const data = await Promise.all(found.results.slice(0, 20).map((result) => result.data()));
-      if (query !== input.value) return;
+      if (!current()) return;
       shown = query.trim();
       status.textContent = data.length ? form.dataset.results.replace("{query}", query) : form.dataset.none;
       list.replaceChildren(...data.map(entry));
     } catch (error) {
+      if (!current()) return;
       shown = null;
       list.replaceChildren();
       status.textContent = await failure();

@@ -126,6 +126,24 @@ def test_results_appear_as_you_type(open_page):
 
 
 @pytest.mark.browser
+def test_typing_faster_than_the_search_loads_shows_the_last_query(open_page):
+    """Every keystroke starts a search while Pagefind is still loading; whatever order they
+    finish in, the results on the page are those of the text in the field."""
+    opened = open_page("nl/search/")
+    page = opened.page
+    page.locator("#search-query").evaluate(
+        """field => { for (const end of [1, 2, 3, 4, 5, 6]) {
+                field.value = "systol".slice(0, end); field.dispatchEvent(new Event("input")); } }"""
+    )
+    page.wait_for_selector(".search-results li a")
+    page.wait_for_timeout(500)  # any search still running would now have replaced the list
+    assert "systol" in page.locator(".search-status").inner_text()
+    links = page.locator(".search-results li a").evaluate_all("links => links.map(a => a.pathname)")
+    assert any(re.search(r"/nl/(questions|glossary)/systolic-array/$", href) for href in links), links
+    assert opened.errors == []
+
+
+@pytest.mark.browser
 def test_the_search_page_reads_its_query_from_the_address(open_page):
     page = open_page("fr/search/?q=systolique").page
     page.wait_for_selector(".search-results li a")
