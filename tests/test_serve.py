@@ -44,6 +44,7 @@ class Server:
         command = [sys.executable, "build.py", "serve", "--content", str(content), "--out", str(out), "--port", str(self.port)]
         self.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         self.events: queue.Queue[tuple[str, str]] = queue.Queue()
+        self.stopping = False
         if while_building is not None:
             writing = out.parent / f".{out.name}.tmp-{self.process.pid}"
             while not writing.exists():
@@ -68,14 +69,20 @@ class Server:
         raise AssertionError(f"no answer for {path}")
 
     def _listen(self) -> None:
-        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{serve.EVENTS_PATH}", timeout=60) as stream:
-            name = ""
-            for raw in stream:
-                line = raw.decode().rstrip("\n")
-                if line.startswith("event: "):
-                    name = line[7:]
-                elif line.startswith("data: "):
-                    self.events.put((name, line[6:]))
+        """Queue the events serve pushes, until it stops (a test that waits for none may stop
+        it before this thread has connected)."""
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{serve.EVENTS_PATH}", timeout=60) as stream:
+                name = ""
+                for raw in stream:
+                    line = raw.decode().rstrip("\n")
+                    if line.startswith("event: "):
+                        name = line[7:]
+                    elif line.startswith("data: "):
+                        self.events.put((name, line[6:]))
+        except OSError:
+            if not self.stopping:
+                raise
 
     def wait_event(self, name: str, matches=lambda data: True, timeout: float = 60) -> str:
         """The data of the next such event; others (an editor's intermediate save) are skipped."""
@@ -86,6 +93,7 @@ class Server:
                 return data
 
     def stop(self) -> None:
+        self.stopping = True
         self.process.terminate()
         self.process.wait(timeout=10)
 
