@@ -245,3 +245,36 @@ def test_a_problem_in_text_from_content_po_is_located_there(make_content):
     assert f"locales/de/LC_MESSAGES/content.po:{math}:" in result.err and "[markup.math]" in result.err
     assert f"locales/de/LC_MESSAGES/content.po:{image}:" in result.err and "[markup.image-alt]" in result.err
     assert "topics/basics.yaml:1:1" not in result.err and "glossary/gpu.yaml:1:1" not in result.err
+
+
+def test_obsolete_translations_survive_a_second_update_and_come_back_with_their_record(make_content):
+    content = make_content(**{"site.yaml": SITE})
+    assert run_cli("i18n", "init", "de", "--content", content).status == 0
+    po = content.parent / "locales/de/LC_MESSAGES/content.po"
+    translate(po, GERMAN)
+    term = (content / "glossary/gpu.yaml").read_text(encoding="utf-8")
+    question = (content / "questions/gpu-role.yaml").read_text(encoding="utf-8")
+    (content / "glossary/gpu.yaml").unlink()
+    (content / "questions/gpu-role.yaml").write_text(question.replace("terms: [gpu]\n", ""), encoding="utf-8")
+    assert run_cli("i18n", "update", "--content", content).status == 0
+    after_one = po.read_text(encoding="utf-8")
+    assert run_cli("i18n", "update", "--content", content).status == 0
+    assert po.read_text(encoding="utf-8") == after_one  # the obsolete entries are kept, not dropped
+    (content / "glossary/gpu.yaml").write_text(term, encoding="utf-8")  # the record is back (a revert)
+    assert run_cli("i18n", "update", "--content", content).status == 0
+    definition = read(po).get("Grafische processor.", "glossary/gpu:definition")
+    assert definition is not None and definition.string == "Grafikprozessor." and not definition.fuzzy
+
+
+def test_update_twice_keeps_the_previous_source_of_a_fuzzy_entry(make_content):
+    content = make_content(**{"site.yaml": SITE})
+    assert run_cli("i18n", "init", "de", "--content", content).status == 0
+    po = content.parent / "locales/de/LC_MESSAGES/content.po"
+    translate(po, GERMAN)
+    question = content / "questions/gpu-role.yaml"
+    question.write_text(question.read_text(encoding="utf-8").replace("Wat doet een GPU?", "Wat doet een GPU precies?"), encoding="utf-8")
+    assert run_cli("i18n", "update", "--content", content).status == 0
+    after_one = po.read_text(encoding="utf-8")
+    assert '#| msgid "Wat doet een GPU?"' in after_one
+    assert run_cli("i18n", "update", "--content", content).status == 0
+    assert po.read_text(encoding="utf-8") == after_one  # not turned into a translator's comment "# | msgid"

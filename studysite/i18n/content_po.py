@@ -20,7 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
+from babel.messages.pofile import unescape
 
 from studysite.content.records import FIELD_OF_KIND, KINDS, Aspect, ComparisonText, Content, QuestionText, Record, TermText, TopicText
 from studysite.diagnostics import Location, Report, did_you_mean
@@ -347,8 +348,9 @@ def _with_texts(content: Content, added: Mapping[tuple[str, str], Mapping[str, o
 def update_catalog(catalog: Catalog, template: Catalog) -> Catalog:
     """A language's content catalog refreshed from content.pot, entry by entry (matched by
     msgctxt, never by similar text): translations are kept; one whose source changed is
-    fuzzy, with the old source as its previous msgid; entries of records gone are obsolete."""
-    old = {message.context: message for message in catalog if message.id and message.context}
+    fuzzy, with the old source as its previous msgid; entries of records gone are obsolete,
+    and stay so from update to update; an obsolete entry whose record is back is used again."""
+    old = {**_by_context(catalog.obsolete.values()), **_by_context(catalog)}  # a current entry wins over an obsolete one
     fresh = Catalog(locale=catalog.locale, domain=DOMAIN, fuzzy=False)
     fresh.mime_headers = catalog.mime_headers
     for message in template:
@@ -371,5 +373,46 @@ def update_catalog(catalog: Catalog, template: Catalog) -> Catalog:
             context=message.context,
         )
     for context, message in old.items():
-        fresh.obsolete[(message.id, context)] = message
+        fresh.obsolete[(message.id, context)] = _as_obsolete(message)
     return fresh
+
+
+def _by_context(messages) -> dict[str, Message]:
+    """Messages by their msgctxt, each with the previous msgid its `#|` lines keep."""
+    return {message.context: _with_previous_id(message) for message in messages if message.id and message.context}
+
+
+def _with_previous_id(message: Message) -> Message:
+    """The message with the source of its `#| msgid` lines as its previous_id: Babel reads
+    those lines as a translator's comment, which written back would lose the source."""
+    marked = [comment[1:].strip() for comment in message.user_comments if comment.startswith("|")]
+    if not marked:
+        return message
+    own = [comment for comment in message.user_comments if not comment.startswith("|")]
+    return _message(message, message.id, own, _previous_source(marked) or message.previous_id)
+
+
+def _previous_source(lines: list[str]) -> str:
+    """The msgid that `#|` lines (`msgid "..."`, then `"..."` continuing it) write."""
+    source, keyword = "", ""
+    for line in lines:
+        if not line.startswith('"'):
+            keyword, _, line = line.partition(" ")
+        if keyword == "msgid" and line.startswith('"'):
+            source += unescape(line)
+    return source
+
+
+def _as_obsolete(message: Message) -> Message:
+    """An entry of a record gone, as `#~` lines keep it. They hold no flag: a fuzzy entry
+    keeps the source it was translated from as its msgid, so that its translation reads as
+    outdated, not as current, if the record comes back."""
+    if not message.fuzzy or not message.previous_id:
+        return message
+    source = message.previous_id if isinstance(message.previous_id, str) else message.previous_id[0]
+    return _message(message, source, list(message.user_comments), ())
+
+
+def _message(message: Message, msgid: str, user_comments: list[str], previous_id) -> Message:
+    """A copy of a message with another msgid, translator's comments or previous msgid."""
+    return Message(msgid, message.string, message.locations, message.flags, message.auto_comments, user_comments, previous_id, message.lineno, message.context)
