@@ -164,3 +164,19 @@ def test_plural_messages_read_as_jinja_makes_them(translations, count):
     for what in ("<b>&", Markup("<i>ok</i>"), 7):
         values = {"count": count, "what": what}
         assert ours.from_string(source).render(values) == jinjas.from_string(source).render(values)
+
+
+@pytest.mark.parametrize(("written", "canonical"), [("DE", "de"), ("pt-br", "pt-BR"), ("zh-hans", "zh-Hans")])
+def test_init_refuses_a_language_code_written_otherwise_than_the_site_writes_it(make_content, written, canonical):
+    content = make_content()
+    result = run_cli("i18n", "init", written, "--content", content)
+    assert result.status == 2 and f"'{canonical}'" in result.err
+    assert not (content.parent / "locales").exists()  # no locales/DE/ beside locales/de/, no catalog started from nothing
+
+
+def test_update_of_a_language_without_catalogs_says_so(make_content):
+    content = make_content()
+    assert run_cli("i18n", "init", "de", "--content", content).status == 0
+    for written, expected in (("es", "i18n init es"), ("DE", "'de'"), ("xx", "not a valid language code")):
+        result = run_cli("i18n", "update", written, "--content", content)
+        assert result.status == 2 and expected in result.err, result.err

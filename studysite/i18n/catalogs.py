@@ -17,7 +17,7 @@ from studysite.diagnostics import Report
 from studysite.fileio import shown_path
 from studysite.i18n import content_po, po_check
 from studysite.i18n.ui_catalogs import DOMAIN, SHIPPED_LOCALES, catalog_path
-from studysite.languages import is_valid_language, parse_locale
+from studysite.languages import is_valid_language, language_problem, parse_locale
 
 TEMPLATE_FILE = f"{DOMAIN}.pot"
 METHOD_MAP = [("**.html", "jinja2.ext:babel_extract"), ("**.xml", "jinja2.ext:babel_extract")]
@@ -106,6 +106,15 @@ def content_to_translate(content_dir: Path) -> Content | None:
     return content
 
 
+def check_language(language: str, action: str) -> None:
+    """Refuse a code that is no language, or that is written otherwise than BCP 47 writes
+    it: 'DE' would make locales/DE/ beside locales/de/, which the site's 'de' never reads."""
+    problem = language_problem(language)
+    if problem is not None:
+        what, canonical = problem
+        raise CatalogError(what + (f"; run 'python build.py i18n {action} {canonical}'" if canonical else ""))
+
+
 def _new_catalog(language: str, domain: str) -> Catalog:
     return Catalog(locale=parse_locale(language), domain=domain, project="Studysite", creation_date=EPOCH, revision_date=EPOCH, fuzzy=False)
 
@@ -113,8 +122,7 @@ def _new_catalog(language: str, domain: str) -> Catalog:
 def init(locales: Path, template: Catalog, language: str, content_template: Catalog | None = None, content: Content | None = None) -> str:
     """Create a language's messages.po (from Studysite's shipped catalog when there is one)
     and its content.po; an existing file is left alone."""
-    if not is_valid_language(language):
-        raise CatalogError(f"'{language}' is not a valid language code")
+    check_language(language, "init")
     path = catalog_path(locales, language)
     content_path = content_po.po_path(locales, language)
     wants_content = content_template is not None and content is not None and language != content.site.default_language
@@ -143,6 +151,10 @@ def update(locales: Path, template: Catalog, content_template: Catalog | None = 
     content_catalogs = sorted(locales.glob(f"*/LC_MESSAGES/{content_po.DOMAIN}.po"))
     with_content = content_template is not None and (content_catalogs or (locales / content_po.TEMPLATE_FILE).exists())
     wanted_content = [path for path in content_catalogs if with_content and (not language or language_of(path) == language)]
+    if language:
+        check_language(language, "update")
+        if not any(language_of(path) == language for path in (*wanted, *content_catalogs)):
+            raise CatalogError(f"there is no catalog of '{language}' in {locales}; run 'python build.py i18n init {language}' to start one")
     ui, contents = _read_all(wanted, report), _read_all(wanted_content, report)
     updated = []
     for path, code, catalog in ui:
