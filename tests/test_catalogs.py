@@ -257,3 +257,14 @@ def test_a_duplicate_entry_is_a_located_error_naming_the_first(tmp_path):
     assert [(d.location.line, d.location.column, d.code, d.severity) for d in report.diagnostics] == [(14, 1, "i18n.duplicate", "error")]
     assert report.diagnostics[0].message == "duplicate entry: msgid 'Glossary' appears twice"
     assert report.diagnostics[0].hint.startswith("the first is on line 4;") and report.diagnostics[0].source_line == 'msgid "Glos"'
+
+
+def test_a_catalog_saved_with_a_byte_order_mark_and_crlf_is_read(tmp_path):
+    """Notepad and some editors on Windows save UTF-8 with a BOM and CRLF line ends; YAML
+    content may be so saved, and so may a catalog."""
+    path = write_site_catalog(tmp_path, "")
+    path.write_bytes(b"\xef\xbb\xbf" + b'msgid ""\r\nmsgstr ""\r\n"Content-Type: text/plain; charset=UTF-8\\n"\r\n\r\nmsgid "Glossary"\r\nmsgstr "Lexique"\r\n')
+    report = Report()
+    translations = load_layered_translations([tmp_path / "locales", ROOT / "locales"], "fr", report)
+    assert [d.format() for d in report.diagnostics] == []
+    assert translations.gettext("Glossary") == "Lexique"

@@ -12,6 +12,7 @@ new-style gettext formats them: every translation with `%` and the page's variab
 
 from __future__ import annotations
 
+import codecs
 import gettext
 import io
 import re
@@ -380,7 +381,7 @@ def read_po_file(path: Path, locale: Locale, shown: str, report: Report, syntax_
     if layout.problems or problems or rule is None:
         return None
     try:
-        catalog = read_po(io.BytesIO(data), locale=locale, abort_invalid=True)
+        catalog = read_po(io.BytesIO(data.removeprefix(codecs.BOM_UTF8)), locale=locale, abort_invalid=True)  # Babel reads a BOM as a keyword
     except (PoFileError, UnicodeDecodeError, ValueError) as error:
         line = getattr(error, "lineno", -1) + 1
         hint = SYNTAX_HINT if line else "save it as UTF-8"
