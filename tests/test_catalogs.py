@@ -268,3 +268,14 @@ def test_a_catalog_saved_with_a_byte_order_mark_and_crlf_is_read(tmp_path):
     translations = load_layered_translations([tmp_path / "locales", ROOT / "locales"], "fr", report)
     assert [d.format() for d in report.diagnostics] == []
     assert translations.gettext("Glossary") == "Lexique"
+
+
+def test_update_locates_the_mistakes_of_messages_po_and_content_po_in_one_run(make_content):
+    content = make_content()
+    assert run_cli("i18n", "init", "fr", "--content", content).status == 0
+    ui, texts = catalog_path(content.parent / "locales", "fr"), content.parent / "locales/fr/LC_MESSAGES/content.po"
+    ui.write_text(ui.read_text(encoding="utf-8").replace('msgstr "Glossaire"', 'msgstr "Glossaire'), encoding="utf-8")
+    texts.write_text(texts.read_text(encoding="utf-8").replace('msgid "Wat doet een GPU?"', 'msgid "Wat doet een GPU?'), encoding="utf-8")
+    result = run_cli("i18n", "update", "--content", content)
+    assert result.status == 1
+    assert "messages.po:" in result.err and "content.po:" in result.err and "2 errors" in result.err

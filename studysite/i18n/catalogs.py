@@ -66,11 +66,18 @@ def _read(path: Path, language: str, report: Report) -> Catalog | None:
 
 
 def _read_all(paths: list[Path], report: Report) -> list[tuple[Path, str, Catalog]]:
-    """(path, language, catalog) of each of these catalogs; every mistake in any of them
-    stops the command before a file is written."""
+    """(path, language, catalog) of each of these catalogs that reads; the mistakes of the
+    others are in the report, which the caller raises once it has read every catalog."""
     read = [(path, language_of(path), _read(path, language_of(path), report)) for path in paths if is_valid_language(language_of(path))]
-    report.raise_if_errors()
     return [(path, language, catalog) for path, language, catalog in read if catalog is not None]
+
+
+def _read_shipped(path: Path) -> Catalog:
+    """Studysite's own catalog of a language, which a new site catalog starts from."""
+    report = Report()
+    read = _read_all([path], report)
+    report.raise_if_errors()
+    return read[0][2]
 
 
 def language_of(path: Path) -> str:
@@ -131,7 +138,7 @@ def init(locales: Path, template: Catalog, language: str, content_template: Cata
     done = []
     if not path.exists():
         shipped = catalog_path(SHIPPED_LOCALES, language)
-        catalog = _read_all([shipped], Report())[0][2] if shipped.is_file() else _new_catalog(language, DOMAIN)
+        catalog = _read_shipped(shipped) if shipped.is_file() else _new_catalog(language, DOMAIN)
         catalog.update(template)
         _write(catalog, path)
         origin = "from Studysite's shipped translations" if shipped.is_file() else f"translate its {len(catalog)} messages"
@@ -156,6 +163,7 @@ def update(locales: Path, template: Catalog, content_template: Catalog | None = 
         if not any(language_of(path) == language for path in (*wanted, *content_catalogs)):
             raise CatalogError(f"there is no catalog of '{language}' in {locales}; run 'python build.py i18n init {language}' to start one")
     ui, contents = _read_all(wanted, report), _read_all(wanted_content, report)
+    report.raise_if_errors()  # every mistake of every catalog, before a file is written
     updated = []
     for path, code, catalog in ui:
         catalog.update(template)
