@@ -279,3 +279,34 @@ def test_update_locates_the_mistakes_of_messages_po_and_content_po_in_one_run(ma
     result = run_cli("i18n", "update", "--content", content)
     assert result.status == 1
     assert "messages.po:" in result.err and "content.po:" in result.err and "2 errors" in result.err
+
+
+LATIN_1_PO = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=ISO-8859-1\\n"\n\nmsgid "Glossary"\nmsgstr "Lexique é"\n'
+
+
+def test_a_catalog_in_another_charset_is_read_and_update_keeps_its_messages(make_content):
+    """A Latin-1 catalog is a PO file too: the build merged it with the shipped one (whose
+    messages have '…') in Latin-1 and stopped with a traceback; update wrote '…' as \\u2026."""
+    content = make_content()
+    ui = write_site_catalog(content.parent, "")
+    ui.write_bytes(LATIN_1_PO.encode("latin-1"))
+    report = Report()
+    translations = load_layered_translations([content.parent / "locales", ROOT / "locales"], "fr", report)
+    assert [d.format() for d in report.diagnostics] == [] and translations.gettext("Glossary") == "Lexique é"
+    assert run_cli("i18n", "update", "fr", "--content", content).status == 0
+    with ui.open("rb") as file:
+        catalog = read_po(file)
+    assert catalog["Glossary"].string == "Lexique é"
+    assert not [message.id for message in catalog if message.id and "\\u" in str(message.id)]  # msgids as the templates write them
+
+
+def test_a_catalog_whose_charset_is_unknown_or_whose_bytes_are_not_utf8_is_a_located_error(tmp_path):
+    write_site_catalog(tmp_path, LATIN_1_PO.replace("ISO-8859-1", "latin-9x"))
+    report = Report()
+    load_layered_translations([tmp_path / "locales", ROOT / "locales"], "fr", report)
+    assert [(d.location.line, d.code) for d in report.diagnostics] == [(3, "i18n.catalog-syntax")]
+    assert "charset=UTF-8" in report.diagnostics[0].hint
+    write_site_catalog(tmp_path, "").write_bytes(LATIN_1_PO.replace("ISO-8859-1", "UTF-8").encode("latin-1"))
+    report = Report()
+    load_layered_translations([tmp_path / "locales", ROOT / "locales"], "fr", report)
+    assert [(d.location.line, d.code, d.hint) for d in report.diagnostics] == [(6, "i18n.catalog-syntax", "save it as UTF-8")]

@@ -52,6 +52,7 @@ def _write(catalog: Catalog, path: Path, content: bool = False) -> None:
     """A catalog as a PO file. UI catalogs are sorted by msgid; content catalogs keep the
     records' order (kind, id, field) and name only the file of each entry, not its line,
     so that editing one record changes only its own entries."""
+    catalog.charset = "utf-8"  # in another charset Babel would write a message's '…' as \u2026, another msgid
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as file:
         write_po(file, catalog, width=100, sort_output=not content, ignore_obsolete=not content, include_lineno=not content, include_previous=content)

@@ -73,11 +73,15 @@ class Layout:
 
     def plural_forms(self) -> tuple[int, str | None]:
         """The line and value of the Plural-Forms header; (0, None) when there is none."""
+        return self.header_field("plural-forms")
+
+    def header_field(self, name: str) -> tuple[int, str | None]:
+        """The line and value of a header field such as Content-Type; (0, None) when there is none."""
         text, starts = "", []
         for line, piece in self.header:
             starts.append((len(text), line))
             text += unescape(piece)
-        found = re.search(r"^plural-forms:(.*)$", text, re.IGNORECASE | re.MULTILINE)
+        found = re.search(rf"^{re.escape(name)}:(.*)$", text, re.IGNORECASE | re.MULTILINE)
         if found is None:
             return 0, None
         return max(line for start, line in starts if start <= found.start()), found.group(1).strip()
@@ -382,12 +386,25 @@ def read_po_file(path: Path, locale: Locale, shown: str, report: Report, syntax_
         return None
     try:
         catalog = read_po(io.BytesIO(data.removeprefix(codecs.BOM_UTF8)), locale=locale, abort_invalid=True)  # Babel reads a BOM as a keyword
+    except LookupError:  # the charset of Content-Type names no encoding Python knows
+        line, value = layout.header_field("content-type")
+        hint = "write charset=UTF-8 in the Content-Type header, and save the file as UTF-8"
+        report.error(
+            Location(shown, line, 1), syntax_code, f"cannot read the PO file: unknown charset in '{value}'", hint, source=lines[line - 1] if line else ""
+        )
+        return None
     except (PoFileError, UnicodeDecodeError, ValueError) as error:
-        line = getattr(error, "lineno", -1) + 1
-        hint = SYNTAX_HINT if line else "save it as UTF-8"
+        undecodable = isinstance(error, UnicodeDecodeError)
+        line = _first_undecodable(lines) if undecodable else getattr(error, "lineno", -1) + 1
+        hint = "save it as UTF-8" if undecodable or not line else SYNTAX_HINT
         report.error(Location(shown, line, 1 if line else 0), syntax_code, f"cannot read the PO file: {error}", hint, source=lines[line - 1] if line else "")
         return None
     return CheckedPo(catalog, layout, lines, rule)
+
+
+def _first_undecodable(lines: list[str]) -> int:
+    """The first line that is not UTF-8 (lines_of replaced its bytes with U+FFFD); 0: none."""
+    return next((number for number, line in enumerate(lines, 1) if "\ufffd" in line), 0)
 
 
 def _at_most(problems: list[Problem], count: int) -> list[Problem]:

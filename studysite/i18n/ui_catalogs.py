@@ -100,6 +100,7 @@ def merge_catalogs(catalogs: list[Catalog]) -> Catalog:
     message the first translation of it that is complete and not fuzzy."""
     merged = Catalog(locale=catalogs[0].locale, domain=DOMAIN, fuzzy=False)
     merged.mime_headers = catalogs[0].mime_headers
+    merged.charset = "utf-8"  # the first may be in Latin-1; the others' messages are not
     for catalog in reversed(catalogs):
         for message in catalog:
             current = merged.get(message.id, message.context) if message.id else None
