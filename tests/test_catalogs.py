@@ -10,7 +10,7 @@ from babel.messages.pofile import read_po
 from conftest import ROOT, run_cli
 
 from studysite.diagnostics import Report
-from studysite.i18n import po_check
+from studysite.i18n import catalogs, po_check
 from studysite.i18n.catalogs import extract_from
 from studysite.i18n.ui_catalogs import catalog_path, is_translated, load_layered_translations, read_checked_catalog
 from studysite.languages import parse_locale
@@ -310,3 +310,21 @@ def test_a_catalog_whose_charset_is_unknown_or_whose_bytes_are_not_utf8_is_a_loc
     report = Report()
     load_layered_translations([tmp_path / "locales", ROOT / "locales"], "fr", report)
     assert [(d.location.line, d.code, d.hint) for d in report.diagnostics] == [(6, "i18n.catalog-syntax", "save it as UTF-8")]
+
+
+def test_an_update_stopped_while_writing_leaves_the_catalog_as_it_was(make_content, monkeypatch):
+    """Ctrl-C (or a full disk) during `i18n update` of a large catalog cut the translator's
+    file short: it was truncated before Babel wrote it."""
+    content = make_content()
+    assert run_cli("i18n", "init", "fr", "--content", content).status == 0
+    po = catalog_path(content.parent / "locales", "fr")
+    before = po.read_bytes()
+
+    def stopped_while_writing(file, catalog, **options):
+        file.write(b"# German transl")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(catalogs, "write_po", stopped_while_writing)
+    assert run_cli("i18n", "update", "fr", "--content", content).status == 130
+    assert po.read_bytes() == before
+    assert sorted(path.name for path in po.parent.iterdir()) == ["content.po", "messages.po"]  # no temporary file left

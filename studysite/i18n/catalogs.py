@@ -4,6 +4,7 @@ templates/ (messages.po) and for the content's text (content.po, see content_po.
 from __future__ import annotations
 
 import datetime
+import os
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -54,8 +55,25 @@ def _write(catalog: Catalog, path: Path, content: bool = False) -> None:
     so that editing one record changes only its own entries."""
     catalog.charset = "utf-8"  # in another charset Babel would write a message's '…' as \u2026, another msgid
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("wb") as file:
-        write_po(file, catalog, width=100, sort_output=not content, ignore_obsolete=not content, include_lineno=not content, include_previous=content)
+    _replace_whole(
+        path,
+        lambda file: write_po(
+            file, catalog, width=100, sort_output=not content, ignore_obsolete=not content, include_lineno=not content, include_previous=content
+        ),
+    )
+
+
+def _replace_whole(path: Path, write) -> None:
+    """A file written whole or not at all: a translator's catalog is never left cut short
+    (Ctrl-C, a full disk). Written beside the file a link leads to, which stays a link."""
+    target = path.resolve()
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        with temporary.open("wb") as file:
+            write(file)
+        os.replace(temporary, target)
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
 def _read(path: Path, language: str, report: Report) -> Catalog | None:
