@@ -16,6 +16,13 @@ def locale_file(locales_dir: Path, language: str, domain: str) -> Path:
     return locales_dir / language.replace("-", "_") / "LC_MESSAGES" / f"{domain}.po"
 
 
+def with_parents(language: str) -> list[str]:
+    """A language and the ones gettext falls back to, most specific first: 'pt-BR', 'pt';
+    'zh-Hant-TW', 'zh-Hant', 'zh'."""
+    parts = language.split("-")
+    return ["-".join(parts[:count]) for count in range(len(parts), 0, -1)]
+
+
 def is_valid_language(code: str) -> bool:
     return canonical_language(code) is not None
 

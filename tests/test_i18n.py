@@ -180,3 +180,21 @@ def test_update_of_a_language_without_catalogs_says_so(make_content):
     for written, expected in (("es", "i18n init es"), ("DE", "'de'"), ("xx", "not a valid language code")):
         result = run_cli("i18n", "update", written, "--content", content)
         assert result.status == 2 and expected in result.err, result.err
+
+
+def test_a_regional_language_falls_back_to_the_shipped_catalog_of_its_language(tmp_path, make_content):
+    """pt-BR or de-CH read Studysite's pt or de messages, as gettext falls back, and the
+    site's own pt_BR catalog wins over them message by message."""
+    content = make_content(
+        **{"site.yaml": "languages: [nl, pt-BR]\nnl: {title: S}\npt-BR: {title: S}\n", "topics/basics.yaml": "nl: {title: T}\npt-BR: {title: Básico}\n"}
+    )
+    own = content.parent / "locales/pt_BR/LC_MESSAGES/messages.po"
+    own.parent.mkdir(parents=True)
+    own.write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgid "Glossary"\nmsgstr "Vocabulário"\n', encoding="utf-8")
+    result = run_cli("build", "--content", content, "--out", tmp_path / "site", "--no-search")
+    assert result.status == 0 and "catalog-missing" not in result.err, result.err
+    page = (tmp_path / "site/pt-BR/index.html").read_text(encoding="utf-8")
+    search = load_translations(ROOT / "locales", "pt", Report()).gettext("Search")
+    assert "Vocabulário" in page and search != "Search" and f">{search}<" in page  # the site's own, then Studysite's pt
+    status = run_cli("status", "--content", content).out
+    assert status.split("pt-BR: ")[1].splitlines()[0].endswith("translated, 0 missing, 0 fuzzy")  # its UI complete

@@ -27,7 +27,7 @@ from studysite.content.validate import Reading
 from studysite.fileio import read_bytes
 from studysite.i18n import catalogs
 from studysite.i18n.content_po import Coverage
-from studysite.i18n.ui_catalogs import SOURCE_LANGUAGE, catalog_path, merge_catalogs, read_catalog
+from studysite.i18n.ui_catalogs import SOURCE_LANGUAGE, catalogs_of, merge_catalogs, read_catalog
 from studysite.memo import NO_MEMO, Memo
 
 UNCOMMITTED = float("inf")
@@ -220,10 +220,10 @@ def ui_status(ids: list[str], locales: list[Path], language: str) -> tuple[int, 
     """(messages, missing, fuzzy) of a language's UI catalog against the templates' messages."""
     if language.startswith(SOURCE_LANGUAGE):
         return len(ids), (), ()
-    paths = [catalog_path(folder, language) for folder in locales if catalog_path(folder, language).is_file()]
+    paths = catalogs_of(locales, language)
     if not paths:
         return len(ids), tuple(ids), ()
-    catalog = merge_catalogs([read_catalog(path, language) for path in paths])
+    catalog = merge_catalogs([read_catalog(path, code) for path, code in paths])
     missing, fuzzy = [], []
     for message_id in ids:
         message = catalog.get(message_id)

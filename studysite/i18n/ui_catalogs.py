@@ -16,7 +16,7 @@ from babel.support import NullTranslations, Translations
 from studysite.diagnostics import Location, Report
 from studysite.fileio import shown_path
 from studysite.i18n import po_check
-from studysite.languages import is_valid_language, locale_file, parse_locale
+from studysite.languages import is_valid_language, locale_file, parse_locale, with_parents
 
 DOMAIN = "messages"
 SOURCE_LANGUAGE = "en"
@@ -25,6 +25,13 @@ SHIPPED_LOCALES = Path(__file__).resolve().parents[2] / "locales"  # Studysite's
 
 def catalog_path(locales_dir: Path, language: str) -> Path:
     return locale_file(locales_dir, language, DOMAIN)
+
+
+def catalogs_of(folders: list[Path], language: str) -> list[tuple[Path, str]]:
+    """(path, language) of each UI catalog a language reads, the first winning message by
+    message: the language's own in each folder, then (as gettext falls back) its parent's,
+    so that pt-BR or de-CH have Studysite's pt or de messages where no catalog has theirs."""
+    return [(catalog_path(folder, code), code) for code in with_parents(language) for folder in folders if catalog_path(folder, code).is_file()]
 
 
 def read_catalog(path: Path, language: str) -> Catalog:
@@ -62,7 +69,7 @@ def load_layered_translations(folders: list[Path], language: str, report: Report
     """The UI translations of a language from layered locales/ folders, the first winning
     message by message (a site's own catalog over Studysite's shipped one); English
     msgids, with a warning, when no folder has the language."""
-    paths = [catalog_path(folder, language) for folder in folders if catalog_path(folder, language).is_file()]
+    paths = catalogs_of(folders, language)
     if not paths:
         if not language.startswith(SOURCE_LANGUAGE):
             report.warning(
@@ -72,7 +79,7 @@ def load_layered_translations(folders: list[Path], language: str, report: Report
                 f"run 'python build.py i18n init {language}' and translate the new .po file",
             )
         return NullTranslations()
-    catalogs = [catalog for catalog in (read_checked_catalog(path, language, report) for path in paths) if catalog is not None]
+    catalogs = [catalog for catalog in (read_checked_catalog(path, code, report) for path, code in paths) if catalog is not None]
     if not catalogs:
         return NullTranslations()
     buffer = io.BytesIO()
@@ -85,9 +92,8 @@ def check_catalogs(folders: list[Path], languages: tuple[str, ...], report: Repo
     """The mistakes of every UI catalog a build of these languages reads, reported with the
     content's (the build reads them again, and the report keeps each diagnostic once)."""
     for language in filter(is_valid_language, languages):
-        for folder in folders:
-            if catalog_path(folder, language).is_file():
-                read_checked_catalog(catalog_path(folder, language), language, report)
+        for path, code in catalogs_of(folders, language):
+            read_checked_catalog(path, code, report)
 
 
 def is_translated(message: Message) -> bool:
