@@ -361,6 +361,23 @@ def test_an_answer_in_another_tab_shows_at_once(phone, site_url):
     assert errors(opened) == []
 
 
+def test_the_review_list_drops_a_question_answered_in_another_tab(phone, site_url):
+    opened = phone("nl/review/")
+    page = opened.page
+    page.wait_for_selector("[data-review]", state="visible")
+    put(page, record_with({"all-reduce": [{"choice": 0, "correct": False, "time": now_ms() - 3 * DAY_MS}]}))
+    page.reload()
+    page.wait_for_selector("[data-list] li")
+    other = page.context.new_page()
+    other.goto(site_url + "nl/questions/all-reduce/")
+    other.locator(".choices li").nth(answer_index(other)).locator("button").tap()
+    wait_scheduled(other, "all-reduce", 2)
+    expect(page.locator("[data-list] li")).to_have_count(0)  # it was listed as due, with "Goed" beside it
+    expect(page.locator("[data-list-none]")).to_be_visible()
+    expect(page.get_by_role("button", name="Herhaalsessie starten")).to_be_hidden()
+    assert errors(opened) == []
+
+
 def test_the_chart_shows_the_coming_days_with_a_text_alternative(phone):
     opened = phone("nl/review/")
     page = opened.page

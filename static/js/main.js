@@ -85,8 +85,8 @@ function makeContext(strings, main) {
     store, strings, rootPath, format, onRefresh: [], onDue: [],
     refresh() {
       const record = store.record(), mine = ++turn;
+      context.onRefresh.forEach((show) => show(record)); // first: the links they draw get their state too
       refreshMarkers(main, record, strings, rootPath, format);
-      context.onRefresh.forEach((show) => show(record));
       context.dueCount(record).then((count) => {
         if (mine === turn) [(n) => showBadge(n, strings, format), ...context.onDue].forEach((show) => show(count));
       });

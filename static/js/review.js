@@ -77,12 +77,24 @@ export async function start(context) {
   const session = new Session(sessionRoot, context, text);
   const find = (selector) => root.querySelector(selector);
 
-  function render() {
+  let listed = null; // the ids the list shows, joined
+  /* The list and the chart as the record is now (also after an answer in another tab, or
+     on Back to this page): the list is drawn again only when it changed, so a link in it
+     keeps the focus. */
+  function showList() {
     const ids = toReview(store.record(), known);
-    linkList(find("[data-list]"), ids.map((id) => [index[id].title, new URL(index[id].path, rootURL).href]));
-    find("[data-list-none]").hidden = ids.length > 0;
-    find("[data-start-review]").hidden = ids.length === 0;
+    if (ids.join(" ") !== listed) {
+      listed = ids.join(" ");
+      linkList(find("[data-list]"), ids.map((id) => [index[id].title, new URL(index[id].path, rootURL).href]));
+      find("[data-list-none]").hidden = ids.length > 0;
+      find("[data-start-review]").hidden = ids.length === 0;
+    }
     drawChart(root, context, known);
+    return ids;
+  }
+
+  function render() {
+    const ids = showList();
     context.refresh();
     return ids;
   }
@@ -126,7 +138,7 @@ export async function start(context) {
   };
   find("[data-start-review]").addEventListener("click", () => { startSession(); });
   setUpKeeping(root, context, known, render);
-  context.onRefresh.push(() => { if (!listSection.hidden) drawChart(root, context, known); });
+  context.onRefresh.push(() => { if (!listSection.hidden) showList(); });
   await context.schedule().catch(() => {}); // what was answered before scheduling was everywhere
   render();
   root.hidden = false;
