@@ -35,8 +35,8 @@ def phone(browser, site_url):
     console errors and failed requests recorded."""
     contexts = []
 
-    def open_(path: str, scheme: str = "light", bypass_csp: bool = False, init: str = "", viewport=PHONE) -> BrowserPage:
-        context = browser.new_context(viewport=viewport, color_scheme=scheme, bypass_csp=bypass_csp, has_touch=True)
+    def open_(path: str, scheme: str = "light", bypass_csp: bool = False, init: str = "", viewport=PHONE, service_workers: str = "allow") -> BrowserPage:
+        context = browser.new_context(viewport=viewport, color_scheme=scheme, bypass_csp=bypass_csp, has_touch=True, service_workers=service_workers)
         contexts.append(context)
         context.set_default_timeout(5000)
         if init:
@@ -128,6 +128,31 @@ def test_practice_resumes_after_a_reload_and_home_offers_to_continue(phone, site
     assert page.evaluate("document.activeElement.matches('[data-item-heading]')"), "focus is not lost with the button"
     assert stored(page)["places"] == {}, "starting again forgets the place"
     assert errors(opened) == []
+
+
+def test_practice_schedules_again_once_the_scheduler_could_not_be_loaded(phone):
+    opened = phone(PRACTICE, service_workers="block")  # the page's own requests are the ones routed
+    page = opened.page
+    page.wait_for_selector(".practice.is-running")
+    failed = []
+
+    def fail_once(route):  # the connection drops for the first load only
+        if failed:
+            return route.continue_()
+        failed.append(route.request.url)
+        route.abort()
+
+    page.context.route("**/ts-fsrs-*/index.mjs", fail_once)
+    answered = []
+    for _ in range(2):
+        item = visible_item(page)
+        answered.append(item.get_attribute("data-question"))
+        tap_choice(page, item, answer_index(page, "[data-item]:visible"))
+        page.wait_for_timeout(300)  # the scheduler's load, failed or not
+        item.locator("[data-next]").tap()
+    assert failed, "the first load of the scheduler failed"
+    for question in answered:  # the first one too: it was left unplanned
+        wait_scheduled(page, question)
 
 
 def test_the_end_screen_gives_the_percentage_the_missed_questions_and_the_next_reviews(phone):

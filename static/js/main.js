@@ -100,8 +100,11 @@ function makeContext(strings, main) {
       return known ? due.filter((id) => known.has(id)).length : due.length;
     },
     scheduler() {
-      loading = loading || Promise.all([import("./schedule.js"), import(new URL(strings.scheduler, siteURL).href)])
-        .then(([schedule, lib]) => schedule.makeScheduler(lib));
+      if (!loading) {
+        loading = Promise.all([import("./schedule.js"), import(new URL(strings.scheduler, siteURL).href)])
+          .then(([schedule, lib]) => schedule.makeScheduler(lib));
+        loading.catch(() => { loading = null; }); // a load that failed (offline) is tried again by the next answer
+      }
       return loading;
     },
     /* Plan these questions (by default those whose schedule lags). */
@@ -116,7 +119,7 @@ function makeContext(strings, main) {
       store.addAttempt(id, choice, correct);
       if (!store.live() && store.problem) say(strings, store.problem); // the answer is not kept: tell it here
       context.refresh();
-      return context.schedule([id]);
+      return context.schedule(); // this answer, and any an earlier failure left unplanned
     },
   };
   return context;
