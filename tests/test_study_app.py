@@ -100,6 +100,22 @@ def test_practice_on_a_phone_keeps_the_marked_choice_the_result_and_next_in_view
     assert errors(opened) == []
 
 
+def test_a_double_tap_on_next_does_not_answer_the_question_it_brings(phone):
+    opened = phone(PRACTICE)
+    page = opened.page
+    page.wait_for_selector(".practice.is-running")
+    item = visible_item(page)
+    tap_choice(page, item, answer_index(page, "[data-item]:visible"))
+    box = item.locator("[data-next]").bounding_box()
+    for _ in range(2):  # on a phone, a choice of the next question lies where Next was
+        page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(page.locator("[data-progress-label]")).to_have_text("Vraag 2 van 14")
+    page.wait_for_timeout(300)
+    assert visible_item(page).locator(".choice-button:disabled").count() == 0, "the second tap answered nothing"
+    assert len(stored(page)["attempts"]) == 1
+    assert errors(opened) == []
+
+
 def test_practice_resumes_after_a_reload_and_home_offers_to_continue(phone, site_url):
     opened = phone(PRACTICE)
     page = opened.page

@@ -7,6 +7,13 @@ export function fill(template, values) {
   return template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
 }
 
+/* The second click of a double click or tap (the browser counts them in detail): its first
+   went to what was in this place before, Next or Start again, which put this question there,
+   so it answers nothing. A key or button.click() counts 0. */
+function secondClick(event) {
+  return event.detail > 1;
+}
+
 export function enhanceQuestion(root, { strings, onAnswer = null, afterAnswer = null }) {
   const list = root.querySelector("[data-choices]");
   const reveal = root.querySelector("details.reveal");
@@ -28,8 +35,8 @@ export function enhanceQuestion(root, { strings, onAnswer = null, afterAnswer = 
     button.setAttribute("aria-labelledby", `${button.id} ${text.id}`);
     if (index < 8) button.setAttribute("aria-keyshortcuts", `${index + 1} ${"ABCDEFGH"[index]}`); // keys.js
     item.prepend(button);
-    button.addEventListener("click", () => choose(index));
-    item.addEventListener("click", (event) => { if (!event.target.closest("a, button")) button.click(); });
+    button.addEventListener("click", (event) => { if (!secondClick(event)) choose(index); });
+    item.addEventListener("click", (event) => { if (!event.target.closest("a, button") && !secondClick(event)) button.click(); });
     return button;
   });
   list.classList.add("is-answerable");
