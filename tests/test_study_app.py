@@ -402,6 +402,21 @@ def test_an_answer_in_another_tab_shows_at_once(phone, site_url):
     assert errors(opened) == []
 
 
+def test_a_review_session_that_cannot_load_says_so_beside_its_button(phone, site_url):
+    opened = phone("nl/review/", viewport={"width": 320, "height": 640})
+    page = opened.page
+    page.wait_for_selector("[data-review]", state="visible")
+    put(page, review_record())
+    page.reload()
+    page.wait_for_selector("[data-list] li")
+    page.context.route("**/questions/kv-cache/", lambda route: route.abort())  # the connection dropped
+    page.get_by_role("button", name="Herhaalsessie starten").tap()
+    said = page.locator("[data-list-section] [role=status]", has_text="kon niet worden geladen")
+    expect(said).to_be_visible()
+    assert in_view(said), "the student sees why nothing started where they tapped"
+    assert page.locator("[data-import-result]").inner_text() == "", "not among the import's results"
+
+
 def test_the_review_list_drops_a_question_answered_in_another_tab(phone, site_url):
     opened = phone("nl/review/")
     page = opened.page

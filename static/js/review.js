@@ -101,10 +101,13 @@ export async function start(context) {
 
   /* The questions' own pages are fetched together; the session starts only when every
      one arrived, and the button is off meanwhile, so a double click cannot start two. The
-     session takes the list's place while it runs. */
+     session takes the list's place while it runs; when a page cannot be had, the button
+     says so beside it. */
   async function startSession() {
     const button = find("[data-start-review]");
+    const status = find("[data-start-result]");
     button.disabled = true;
+    status.textContent = "";
     try {
       const ids = render();
       const template = find("[data-item-template]");
@@ -122,7 +125,7 @@ export async function start(context) {
       }
       session.begin(session.allIds(), true);
     } catch (error) {
-      find("[data-import-result]").textContent = text.unavailable;
+      status.textContent = text.unavailable;
     } finally {
       button.disabled = false;
     }
