@@ -229,6 +229,22 @@ def expect_text(locator, text: str):
     locator.page.wait_for_function("([element, text]) => element && element.textContent === text", arg=[locator.element_handle(), text])
 
 
+def test_a_dashboard_left_open_overnight_follows_the_clock_when_seen_again(phone, site_url):
+    opened = phone("nl/questions/all-reduce/")
+    page = opened.page
+    page.clock.install(time=time.time() - 12 * 3600)  # yesterday evening, or this morning (in seconds)
+    page.reload()
+    tap_choice(page, page, (answer_index(page) + 1) % 3)  # wrong: due the next day
+    wait_scheduled(page, "all-reduce")
+    page.goto(site_url + "nl/")
+    expect_text(page.locator("[data-today]"), "1 van 10")
+    page.clock.fast_forward("30:00:00")  # the next day: the tab was in the background
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    expect_text(page.locator("[data-today]"), "0 van 10")
+    expect_text(page.locator("[data-due-count]"), "1")
+    assert errors(opened) == []
+
+
 def test_the_dashboard_counts_today_keeps_the_goal_and_the_streak(phone, site_url):
     opened = phone("nl/")
     page = opened.page

@@ -1,5 +1,6 @@
 /* The entry module of every page: opens the progress (saying once when it cannot be kept),
-   marks question links with their state (again when another tab answers, or Back shows a kept page), shows the due count on the menu's Review link
+   marks question links with their state (again when another tab answers, Back shows a kept
+   page, or a tab comes back into view), shows the due count on the menu's Review link
    (of the questions the site lists, fetched once something is due),
    schedules every answer (loading the scheduler only when there is something to plan), and
    starts the components found by their data- attributes, each guarded. Words come from
@@ -138,6 +139,8 @@ function start() {
   // Answers given in another tab, or since the browser kept this page for Back: shown at once.
   addEventListener("storage", (event) => { if (event.key === store.key) guarded("markers", context.refresh); });
   addEventListener("pageshow", (event) => { if (event.persisted) guarded("markers", context.refresh); });
+  // A tab left open overnight: what is due and what was answered today follow the clock.
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") guarded("markers", context.refresh); });
   document.querySelectorAll("[data-question-page]").forEach((root) => guarded("question", () => {
     enhanceQuestion(root, { strings, onAnswer: (choice, correct) => guarded("answer", () => context.answer(root.dataset.question, choice, correct)) });
   }));
