@@ -72,6 +72,7 @@ function search(form) {
       shown = query.trim();
       status.textContent = data.length ? form.dataset.results.replace("{query}", query) : form.dataset.none;
       list.replaceChildren(...data.map(entry));
+      document.dispatchEvent(new Event("studysite:links")); /* main.js marks the questions' links with their state */
     } catch (error) {
       if (!current()) return;
       shown = null;

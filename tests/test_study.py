@@ -11,6 +11,7 @@ import time
 
 import pytest
 from conftest import ROOT
+from playwright.sync_api import expect
 from test_accessibility import violations
 from test_browser import focus_by_tab
 
@@ -139,6 +140,19 @@ def test_the_topic_page_and_home_show_each_state_and_the_counts(open_page, site_
     page.goto(site_url + "nl/")
     card = page.locator(".card", has=page.locator("a[href$='topics/ai-hardware-stack/']"))
     assert card.locator("[data-topic-progress]").inner_text() == f"3 van {total} beantwoord, 2 goed, 1 te herhalen"
+
+
+@pytest.mark.browser
+def test_search_results_carry_the_state_of_their_questions(open_page, site_url):
+    opened = open_page("nl/")
+    page = opened.page
+    put(page, record_with({"systolic-array": [{"choice": 0, "correct": False, "time": int(time.time() * 1000)}]}))
+    page.goto(site_url + "nl/search/?q=systolic")
+    result = page.locator(".search-results li", has=page.locator("a[href$='/nl/questions/systolic-array/']"))
+    expect(result.locator(".state")).to_have_text("Fout", timeout=30000)  # once Pagefind has loaded
+    glossary = page.locator(".search-results li", has=page.locator("a[href*='/nl/glossary/']")).first
+    expect(glossary.locator(".state")).to_have_count(0)  # a term is no question
+    assert errors(opened) == []
 
 
 @pytest.mark.browser

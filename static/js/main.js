@@ -1,6 +1,6 @@
 /* The entry module of every page: opens the progress (saying once when it cannot be kept),
    marks question links with their state (again when another tab answers, Back shows a kept
-   page, or a tab comes back into view), shows the due count on the menu's Review link
+   page, a tab comes back into view, or a script adds links: "studysite:links"), shows the due count on the menu's Review link
    (of the questions the site lists, fetched once something is due),
    schedules every answer (loading the scheduler only when there is something to plan), and
    starts the components found by their data- attributes, each guarded. Words come from
@@ -140,6 +140,8 @@ function start() {
   addEventListener("storage", (event) => { if (event.key === store.key) guarded("markers", context.refresh); });
   addEventListener("pageshow", (event) => { if (event.persisted) guarded("markers", context.refresh); });
   // A tab left open overnight: what is due and what was answered today follow the clock.
+  // Links a script added (the search page's results) get their state too.
+  document.addEventListener("studysite:links", () => guarded("markers", context.refresh));
   document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") guarded("markers", context.refresh); });
   document.querySelectorAll("[data-question-page]").forEach((root) => guarded("question", () => {
     enhanceQuestion(root, { strings, onAnswer: (choice, correct) => guarded("answer", () => context.answer(root.dataset.question, choice, correct)) });
