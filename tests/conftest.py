@@ -12,7 +12,9 @@ import re
 import shutil
 import textwrap
 import threading
+import time
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -120,6 +122,21 @@ def sample_site(tmp_path_factory) -> Path:
 
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = os.environ.get("STUDYSITE_CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
+# What a page fetches and compiles before it can answer (Pagefind's WebAssembly and index,
+# the scheduler): on a loaded machine this can take seconds, near the 5 s other waits get.
+LOADING_MS = 30_000
+SAME_DAY_MARGIN = timedelta(minutes=2)  # longer than any browser test takes on a loaded machine
+
+
+@pytest.fixture
+def same_day():
+    """For a test whose answers, made "now" or "N days ago" here, must fall on the day the
+    page calls today a moment later: a test that would start within SAME_DAY_MARGIN of
+    local midnight waits for the new day instead of crossing it."""
+    now = datetime.now()
+    left = datetime.combine(now.date() + timedelta(days=1), datetime.min.time()) - now
+    if left < SAME_DAY_MARGIN:
+        time.sleep(left.total_seconds() + 1)
 
 
 @pytest.hookimpl(hookwrapper=True)

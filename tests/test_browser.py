@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from conftest import LOADING_MS
 
 pytestmark = pytest.mark.browser
 
@@ -212,7 +213,7 @@ def test_search_finds_a_term_under_the_content_security_policy(open_page):
     page = opened.page
     page.fill("#search-query", "systolic")
     page.keyboard.press("Enter")
-    page.wait_for_selector(".search-results li a")
+    page.wait_for_selector(".search-results li a", timeout=LOADING_MS)  # Pagefind loads its WebAssembly first
     links = page.locator(".search-results li a").evaluate_all("links => links.map(a => a.pathname)")
     assert any(re.search(r"/repo/nl/(questions|glossary)/systolic-array/$", href) for href in links), links
     assert opened.errors == []

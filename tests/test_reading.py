@@ -7,6 +7,7 @@ import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from conftest import LOADING_MS
 from test_accessibility import violations
 
 PHONE = {"width": 375, "height": 667}
@@ -104,7 +105,7 @@ def test_on_a_phone_the_header_search_opens_with_its_field_focused(new_page):
     assert box["x"] >= 0 and box["x"] + box["width"] <= 375 and box["width"] > 200
     page.keyboard.type("systolic")
     page.keyboard.press("Enter")
-    page.wait_for_selector(".search-results li a")
+    page.wait_for_selector(".search-results li a", timeout=LOADING_MS)  # Pagefind loads its WebAssembly first
     assert page.locator("#search-query").input_value() == "systolic"
 
 
@@ -116,7 +117,7 @@ def test_results_appear_as_you_type(open_page):
     opened = open_page("nl/search/")
     page = opened.page
     page.locator("#search-query").press_sequentially("systol", delay=40)  # no Enter
-    page.wait_for_selector(".search-results li a")
+    page.wait_for_selector(".search-results li a", timeout=LOADING_MS)  # Pagefind loads its WebAssembly first
     links = page.locator(".search-results li a").evaluate_all("links => links.map(a => a.pathname)")
     assert any(re.search(r"/nl/(questions|glossary)/systolic-array/$", href) for href in links), links
     assert parse_qs(urlsplit(page.url).query) == {"q": ["systol"]}
@@ -135,7 +136,7 @@ def test_typing_faster_than_the_search_loads_shows_the_last_query(open_page):
         """field => { for (const end of [1, 2, 3, 4, 5, 6]) {
                 field.value = "systol".slice(0, end); field.dispatchEvent(new Event("input")); } }"""
     )
-    page.wait_for_selector(".search-results li a")
+    page.wait_for_selector(".search-results li a", timeout=LOADING_MS)  # Pagefind loads its WebAssembly first
     page.wait_for_timeout(500)  # any search still running would now have replaced the list
     assert "systol" in page.locator(".search-status").inner_text()
     links = page.locator(".search-results li a").evaluate_all("links => links.map(a => a.pathname)")
@@ -146,7 +147,7 @@ def test_typing_faster_than_the_search_loads_shows_the_last_query(open_page):
 @pytest.mark.browser
 def test_the_search_page_reads_its_query_from_the_address(open_page):
     page = open_page("fr/search/?q=systolique").page
-    page.wait_for_selector(".search-results li a")
+    page.wait_for_selector(".search-results li a", timeout=LOADING_MS)  # Pagefind loads its WebAssembly first
     assert page.locator("#search-query").input_value() == "systolique"
     assert "systolique" in page.locator(".search-status").inner_text()
 
@@ -248,5 +249,5 @@ def test_the_open_phone_search_and_a_phone_comparison_pass_axe(open_page, scheme
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_search_results_pass_axe(open_page, scheme):
     page = open_page("nl/search/?q=gpu", color_scheme=scheme, bypass_csp=True).page
-    page.wait_for_selector(".search-results li a")
+    page.wait_for_selector(".search-results li a", timeout=LOADING_MS)  # Pagefind loads its WebAssembly first
     assert violations(page) == []
