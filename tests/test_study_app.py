@@ -134,7 +134,7 @@ def test_practice_resumes_after_a_reload_and_home_offers_to_continue(phone, site
     assert resumed.is_visible() and f"vraag 5 van {total}" in resumed.inner_text()
     page.goto(site_url + "nl/")
     link = page.locator("[data-continue-link]")
-    assert link.is_visible()
+    expect(link).to_be_visible()  # dashboard.js, imported after the page's load
     assert link.inner_text() == f"AI-hardware en softwarestack: vraag 5 van {total}"
     link.tap()
     page.wait_for_selector(".practice.is-running")
@@ -171,7 +171,7 @@ def test_practice_schedules_again_once_the_scheduler_could_not_be_loaded(phone):
         wait_scheduled(page, question)
 
 
-def test_the_end_screen_gives_the_percentage_the_missed_questions_and_the_next_reviews(phone):
+def test_the_end_screen_gives_the_percentage_the_missed_questions_and_the_next_reviews(phone, same_day):
     opened = phone("nl/practice/gpu-programming/")
     page = opened.page
     page.wait_for_selector(".practice.is-running")
@@ -226,7 +226,10 @@ def test_an_answer_on_a_question_page_is_scheduled_and_counted_as_due(phone, sit
 
 
 def expect_text(locator, text: str):
-    locator.page.wait_for_function("([element, text]) => element && element.textContent === text", arg=[locator.element_handle(), text])
+    """Wait until the element the locator finds now has exactly this text. The locator is
+    found again at each try: a refresh replaces the state labels (markers.js), and a handle
+    taken before it would keep the old label's text for ever."""
+    expect(locator).to_have_text(re.compile(rf"^{re.escape(text)}$"))
 
 
 def test_a_dashboard_left_open_overnight_follows_the_clock_when_seen_again(phone, site_url):
@@ -245,7 +248,7 @@ def test_a_dashboard_left_open_overnight_follows_the_clock_when_seen_again(phone
     assert errors(opened) == []
 
 
-def test_the_dashboard_counts_today_keeps_the_goal_and_the_streak(phone, site_url):
+def test_the_dashboard_counts_today_keeps_the_goal_and_the_streak(phone, site_url, same_day):
     opened = phone("nl/")
     page = opened.page
     page.wait_for_selector("[data-dashboard-body]:not([hidden])")
@@ -450,7 +453,7 @@ def test_the_review_list_drops_a_question_answered_in_another_tab(phone, site_ur
     assert errors(opened) == []
 
 
-def test_the_chart_shows_the_coming_days_with_a_text_alternative(phone):
+def test_the_chart_shows_the_coming_days_with_a_text_alternative(phone, same_day):
     opened = phone("nl/review/")
     page = opened.page
     page.wait_for_selector("[data-review]", state="visible")
@@ -504,7 +507,7 @@ def test_no_layout_shift_as_the_study_features_fill_in(phone, path):
     shift = page.evaluate("window.__cls")
     assert shift < 0.1, f"{path}: cumulative layout shift {shift}"
     if path == "nl/review/":
-        assert page.locator("[data-list] li").count() == 2
+        expect(page.locator("[data-list] li")).to_have_count(2)
 
 
 # -- stored data, accessibility, no JavaScript, weight ------------------------------------
