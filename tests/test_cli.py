@@ -217,31 +217,43 @@ def test_serve_rebuilds_on_change_and_tells_pages_to_reload(make_content, tmp_pa
     import time
     import urllib.request
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
     content = make_content()
-    command = [sys.executable, "build.py", "serve", "--content", str(content), "--out", str(tmp_path / "site"), "--port", str(port)]
-    server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
 
-        def get(path: str) -> str:
-            for _ in range(100):
-                try:
-                    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=2) as response:
-                        return response.read().decode()
-                except OSError:
-                    time.sleep(0.1)
-            raise AssertionError(f"no answer for {path}")
-
-        assert "/__live-reload.js" in get("/nl/")  # serve adds its reload script to the pages it serves
-        assert get("/__reload") == "1"
-        (content / "topics/basics.yaml").write_text("nl: {title: Vernieuwd}\nfr: {title: Renouvelé}\n")
+    def get(server, port: int, path: str) -> str:
         for _ in range(100):
-            if get("/__reload") == "2":
-                break
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=2) as response:
+                    return response.read().decode()
+            except OSError:
+                if server.poll() is not None:
+                    raise AssertionError(f"serve stopped: {server.communicate()[1]}") from None
+                time.sleep(0.1)
+        raise AssertionError(f"no answer for {path}")
+
+    for _attempt in range(5):  # a port found free may be taken by another process before serve binds it
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        command = [sys.executable, "build.py", "serve", "--content", str(content), "--out", str(tmp_path / "site"), "--port", str(port)]
+        server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            home = get(server, port, "/nl/")
+            break
+        except AssertionError as error:  # serve binds its port before it builds: then nothing was built
+            if f"port {port} on 127.0.0.1 cannot be used" not in str(error):
+                server.terminate()
+                server.wait(timeout=10)
+                raise
+    else:
+        raise AssertionError("serve found no port it could use")
+    try:
+        assert "/__live-reload.js" in home  # serve adds its reload script to the pages it serves
+        assert get(server, port, "/__reload") == "1"
+        (content / "topics/basics.yaml").write_text("nl: {title: Vernieuwd}\nfr: {title: Renouvelé}\n")
+        deadline = time.monotonic() + 60
+        while int(get(server, port, "/__reload")) < 2 and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert "Vernieuwd" in get("/nl/topics/basics/")
+        assert "Vernieuwd" in get(server, port, "/nl/topics/basics/")
     finally:
         server.terminate()
         server.wait(timeout=10)

@@ -34,25 +34,48 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+class PortTaken(AssertionError):
+    """serve stopped as it began: the port free_port() found was taken meanwhile (by another
+    test's server or a connection's own port: free_port() only finds one free for now)."""
+
+
 class Server:
     """A `build.py serve` process and the server-sent events it pushes."""
 
     def __init__(self, content: Path, out: Path, while_building=None):
         """while_building: called once the first build has read the sources and writes pages."""
-        self.port = free_port()
         self.out = out
-        command = [sys.executable, "build.py", "serve", "--content", str(content), "--out", str(out), "--port", str(self.port)]
-        self.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         self.events: queue.Queue[tuple[str, str]] = queue.Queue()
         self.stopping = False
+        for _attempt in range(5):
+            self.port = free_port()
+            command = [sys.executable, "build.py", "serve", "--content", str(content), "--out", str(out), "--port", str(self.port)]
+            self.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            try:
+                self._started(while_building)
+                break
+            except PortTaken:  # serve binds its port before it builds: nothing was built, try another
+                continue
+        else:
+            raise AssertionError("serve found no port it could use")
+        threading.Thread(target=self._listen, daemon=True).start()
+
+    def _started(self, while_building) -> None:
         if while_building is not None:
-            writing = out.parent / f".{out.name}.tmp-{self.process.pid}"
+            writing = self.out.parent / f".{self.out.name}.tmp-{self.process.pid}"
             while not writing.exists():
-                assert self.process.poll() is None and not out.exists(), "the first build ended unseen"
+                if self.process.poll() is not None:
+                    self._stopped()
+                assert not self.out.exists(), "the first build ended unseen"
                 time.sleep(0.002)
             while_building()
         self.get("/nl/")
-        threading.Thread(target=self._listen, daemon=True).start()
+
+    def _stopped(self):
+        error = self.process.stderr.read()
+        if re.search(r"port \d+ on 127\.0\.0\.1 cannot be used", error):
+            raise PortTaken(error)
+        raise AssertionError(f"serve stopped: {error}")
 
     def get(self, path: str) -> str:
         return self.get_bytes(path).decode()
@@ -64,7 +87,7 @@ class Server:
                     return response.read()
             except OSError:
                 if self.process.poll() is not None:
-                    raise AssertionError(f"serve stopped: {self.process.stderr.read()}") from None
+                    self._stopped()
                 time.sleep(0.1)
         raise AssertionError(f"no answer for {path}")
 
@@ -150,16 +173,20 @@ def test_a_locales_folder_made_while_serving_is_watched_from_then_on(server, tmp
     po.parent.mkdir(parents=True)
     po.write_text(header + 'msgid "Glossary"\nmsgstr "Woordenboek"\n', encoding="utf-8")
     server.wait_event("ok", lambda data: json.loads(data)["build"] >= 2)
-    for _ in range(100):  # the file may be written after the build that the new folder began
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # the file may be written after the build that the new folder began
         if "Woordenboek" in server.get("/nl/"):
             break
         time.sleep(0.1)
     assert "Woordenboek" in server.get("/nl/")
+    # An "ok" that changed /nl/ may still be queued from the builds above (the one the loop
+    # waited for), and a write seen as two events (emptied, then written) makes two builds:
+    # the event waited for is one after which the page has the words.
     po.write_text(header + 'msgid "Glossary"\nmsgstr "Begrippenlijst"\n', encoding="utf-8")
-    server.wait_event("ok", lambda data: "/nl/" in (json.loads(data)["changed"] or ()))
+    server.wait_event("ok", lambda data: "/nl/" in (json.loads(data)["changed"] or ()) and "Begrippenlijst" in server.get("/nl/"))
     assert "Begrippenlijst" in server.get("/nl/")
     shutil.rmtree(tmp_path / "locales")  # and one removed is no longer watched: the shipped words come back
-    server.wait_event("ok", lambda data: "/nl/" in (json.loads(data)["changed"] or ()))
+    server.wait_event("ok", lambda data: "/nl/" in (json.loads(data)["changed"] or ()) and "Begrippenlijst" not in server.get("/nl/"))
     assert "Begrippenlijst" not in server.get("/nl/")
 
 
@@ -233,14 +260,35 @@ def test_a_static_file_that_vanishes_while_listed_is_skipped(tmp_path, monkeypat
     assert ".#style.css" not in assets and "site.js" in assets
 
 
+# The builds each page was told of, in order: live-reload.js learns the page's build from the
+# first "ok" event, and reloads only for a later one. A page whose stream opens after an edit
+# was built never reloads for it; one whose first event is "failed" never reloads at all.
+BUILDS_SEEN = """(() => {
+  const Native = window.EventSource;
+  window.__builds = [];
+  window.EventSource = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("ok", (event) => window.__builds.push(JSON.parse(event.data).build));  // before live-reload.js's own
+    }
+  };
+})();"""
+
+
+def wait_told_its_build(page) -> int:
+    """Wait until the page's live reload knows the build it shows (its stream is open); that build."""
+    page.wait_for_function("() => window.__builds.length > 0", timeout=30000)  # a function: CSP forbids the eval a polled expression needs
+    return page.evaluate("window.__builds[0]")
+
+
 @pytest.mark.browser
 def test_the_page_shows_build_problems_and_reloads_when_fixed(server, browser, tmp_path):
     context = browser.new_context()
+    context.add_init_script(BUILDS_SEEN)
     try:
         page = context.new_page()
         page.goto(f"http://127.0.0.1:{server.port}/nl/questions/gpu-role/")
-        page.wait_for_function("document.readyState === 'complete'")
-        time.sleep(0.5)  # the event stream is open
+        wait_told_its_build(page)
         question = tmp_path / "content/questions/gpu-role.yaml"
         original = question.read_text(encoding="utf-8")
         question.write_text(original.replace("topic: basics\n", BROKEN_TOPIC), encoding="utf-8")
@@ -255,11 +303,13 @@ def test_the_page_shows_build_problems_and_reloads_when_fixed(server, browser, t
         page.evaluate("window.notReloaded = true")
         topic_page = context.new_page()
         topic_page.goto(f"http://127.0.0.1:{server.port}/nl/topics/basics/")
-        topic_page.wait_for_function("document.readyState === 'complete'")
-        time.sleep(0.5)
+        wait_told_its_build(topic_page)
+        told = page.evaluate("window.__builds.length")
         topic = tmp_path / "content/topics/basics.yaml"
         topic.write_text(topic.read_text(encoding="utf-8").replace("Over *dingen*", "Over *zaken*"), encoding="utf-8")
         topic_page.get_by_text("zaken").first.wait_for(timeout=30000)
+        # the other page, told of that build too (or reloaded, which the assert reports):
+        page.wait_for_function("(told) => !window.notReloaded || window.__builds.length > told", arg=told, timeout=30000)
         assert page.evaluate("window.notReloaded") is True
     finally:
         context.close()
