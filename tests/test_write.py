@@ -13,7 +13,7 @@ import pytest
 from conftest import ROOT, SAMPLE_CONTENT, run_cli
 
 from studysite.incremental.cache import cache_lock_file
-from studysite.output import write
+from studysite.output import lock, write
 from studysite.output.lock import build_lock
 from studysite.output.write import MARKER, PENDING, Manifest, OutputError, SiteWriter, check_output_folder, read_manifest
 
@@ -202,12 +202,19 @@ def test_two_builds_into_one_folder_at_once_take_turns(tmp_path):
 def test_a_build_waits_for_the_one_that_holds_the_folder(make_content, tmp_path, monkeypatch):
     content, site = make_content(), tmp_path / "site"
     monkeypatch.setenv("STUDYSITE_LOCK_TIMEOUT", "30")
-    held, released = threading.Event(), []
+    held, waiting, released = threading.Event(), threading.Event(), []
 
-    def other_build():
+    def told(*args, **kwargs):  # the build says it waits: it found the folder held
+        print(*args, **kwargs)
+        waiting.set()
+
+    monkeypatch.setattr(lock, "print", told, raising=False)
+
+    def other_build():  # held until the build waits for it (a loaded machine may start the build late), and a moment more
         with build_lock(site, cache_lock_file(content)):
             held.set()
-            time.sleep(0.7)
+            waiting.wait(30)
+            time.sleep(0.2)
             released.append(time.monotonic())
 
     threading.Thread(target=other_build).start()
