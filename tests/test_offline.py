@@ -16,7 +16,7 @@ from pathlib import Path
 from urllib.parse import urljoin
 
 import pytest
-from conftest import BASE_PATH, SAMPLE_CONTENT, _QuietHandler, run_cli
+from conftest import BASE_PATH, LOADING_MS, SAMPLE_CONTENT, _QuietHandler, run_cli
 from sitecheck import parse_page
 
 ORIGIN = "https://example.org"
@@ -179,10 +179,10 @@ CACHED = """async (url) => {
 
 def wait_until_controlled(page) -> None:
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.wait_for_function("() => Boolean(navigator.serviceWorker.controller)")
+    page.wait_for_function("() => Boolean(navigator.serviceWorker.controller)", timeout=LOADING_MS)  # once installed: its precache fetched
 
 
-def wait_for(page, script: str, arg=None, seconds: float = 10) -> None:
+def wait_for(page, script: str, arg=None, seconds: float = 30) -> None:  # a worker installing on a loaded machine takes seconds
     """Poll an async page function until it returns true (wait_for_function does not await)."""
     deadline = time.monotonic() + seconds
     while not page.evaluate(script, arg):
@@ -334,7 +334,7 @@ def test_a_language_saved_for_offline_reading_searches_offline(context, serve):
     assert f"{len(listed['pages']) + len(listed['assets']) + len(listed['search'])} bestanden" in page.locator("[data-offline-status]").inner_text()
     context.set_offline(True)
     page.goto(served.url + "nl/search/?q=systolic")
-    page.wait_for_selector(".search-results li a")
+    page.wait_for_selector(".search-results li a", timeout=LOADING_MS)
     links = page.locator(".search-results li a").evaluate_all("links => links.map(a => a.pathname)")
     assert any(link.endswith("/nl/questions/systolic-array/") for link in links), links
     page.locator("#search-query").fill("warp")
@@ -348,7 +348,7 @@ def test_a_visited_search_page_offline_says_search_needs_a_connection(context, s
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(served.url + "fr/search/?q=systolique")  # the first visit: the page asks to keep itself and its files
-    page.wait_for_selector(".search-results li a")
+    page.wait_for_selector(".search-results li a", timeout=LOADING_MS)
     wait_until_controlled(page)
     wait_until_kept(page, served.url + "fr/search/")
     page.wait_for_timeout(300)
@@ -368,7 +368,7 @@ def test_a_search_begun_online_says_so_when_the_connection_goes(context, serve):
     page.goto(served.url + "nl/")
     wait_until_controlled(page)
     page.goto(served.url + "nl/search/?q=systolic")
-    page.wait_for_selector(".search-results li a")
+    page.wait_for_selector(".search-results li a", timeout=LOADING_MS)
     assert not [path for path in page.evaluate(KEPT_PATHS, served.url) if path.startswith("pagefind/")]  # Dutch was not saved
     context.set_offline(True)
     page.locator("#search-query").fill("warp")  # its results' texts were never fetched, nor kept
