@@ -52,13 +52,17 @@
     close.focus();
   }
 
+  /* The build this page comes from (serve writes it on the script's tag), then the last one
+     heard of. A build that changed the page, or more than one since (the stream tells the
+     latest only), reloads it. */
   const events = new EventSource("/__events");
-  let build = null;
+  let build = Number(document.currentScript.dataset.build);
   events.addEventListener("ok", (event) => {
     clearOverlay();
     const news = JSON.parse(event.data);
     const here = location.pathname.replace(/index\.html$/, "");
-    if (build !== null && news.build !== build && (news.changed === null || news.changed.includes(here))) location.reload();
+    const missed = news.build > build + 1;
+    if (news.build !== build && (missed || news.changed === null || news.changed.includes(here))) location.reload();
     build = news.build;
   });
   events.addEventListener("failed", (event) => showOverlay(JSON.parse(event.data)));

@@ -130,7 +130,7 @@ def server(make_content, tmp_path):
 
 def test_pages_get_the_live_reload_script_only_when_served(server):
     page = server.get("/nl/")
-    assert f'<script src="{serve.SCRIPT_PATH}" defer></script></head>' in page
+    assert re.search(f'<script src="{serve.SCRIPT_PATH}" data-build="[1-9][0-9]*" defer></script></head>', page)
     assert "EventSource" in server.get(serve.SCRIPT_PATH)
     assert not list(server.out.rglob("live-reload*.js"))  # the built site itself never has it
     assert "liveReload" not in next(server.out.glob("assets/site.*.js")).read_text(encoding="utf-8")
@@ -315,6 +315,23 @@ def test_the_page_shows_build_problems_and_reloads_when_fixed(server, browser, t
         context.close()
 
 
+@pytest.mark.browser
+def test_a_page_opened_while_the_build_is_broken_reloads_once_it_is_fixed(server, browser, tmp_path):
+    question = tmp_path / "content/questions/gpu-role.yaml"
+    original = question.read_text(encoding="utf-8")
+    question.write_text(original.replace("topic: basics\n", BROKEN_TOPIC), encoding="utf-8")
+    server.wait_event("failed", lambda data: "basic" in data)
+    context = browser.new_context()
+    try:
+        page = context.new_page()  # its stream's first event is the failure: the tag says the build it shows
+        page.goto(f"http://127.0.0.1:{server.port}/nl/questions/gpu-role/")
+        page.locator("#studysite-build-errors").wait_for(timeout=30000)
+        question.write_text(original.replace("Rekenen", "Snel rekenen"), encoding="utf-8")
+        page.get_by_text("Snel rekenen").first.wait_for(timeout=30000)
+    finally:
+        context.close()
+
+
 # -- the HTTP side (serve/http.py), on a folder of its own -----------------------------
 
 
@@ -389,14 +406,14 @@ def test_before_the_first_build_an_error_page_still_reloads_with_the_problems(tm
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         status, _, body = answer(server.server_address[1], "/")
-        assert status == 404 and f'<script src="{serve.SCRIPT_PATH}" defer></script></head>'.encode() in body
+        assert status == 404 and f'<script src="{serve.SCRIPT_PATH}" data-build="0" defer></script></head>'.encode() in body
     finally:
         server.shutdown()
         server.server_close()
 
 
 def test_a_page_not_found_is_the_sites_own_404_with_status_404(site_server):
-    live_reload = f'<script src="{serve.SCRIPT_PATH}" defer></script>'.encode()
+    live_reload = f'<script src="{serve.SCRIPT_PATH}" data-build="0" defer></script>'.encode()
     for path in ("/no/such/page/", "/bare/", "/etcdir/hostname", "/secret.txt", "/etcdir/"):
         status, headers, body = answer(site_server, path)
         # with the live-reload script: a page asked for before it is built shows itself once it is

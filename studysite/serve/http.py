@@ -65,9 +65,15 @@ class LiveState:
         return b"event: ok\ndata: " + json.dumps({"build": self.build, "changed": self.pages}).encode() + b"\n\n"
 
 
-def with_live_reload(html: bytes) -> bytes:
+def live_reload_tag(build: int) -> str:
+    """The live-reload script, told the build the page comes from: a page whose event stream
+    opens after a later build, or first hears of a failed one, still knows what it shows."""
+    return f'<script src="{SCRIPT_PATH}" data-build="{build}" defer></script>'
+
+
+def with_live_reload(html: bytes, build: int) -> bytes:
     """A page with the live-reload script, at the end of its head."""
-    return html.replace(b"</head>", f'<script src="{SCRIPT_PATH}" defer></script>'.encode() + b"</head>", 1)
+    return html.replace(b"</head>", live_reload_tag(build).encode() + b"</head>", 1)
 
 
 class SiteServer(http.server.ThreadingHTTPServer):
@@ -83,10 +89,6 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     before_serving = staticmethod(lambda path: None)  # told the path of each request first (serve brings files up to date)
     timeout = REQUEST_SECONDS
 
-    # The standard library's error page, with the live-reload script: before the first build
-    # succeeds there is no 404.html, and the page shows the problems and reloads once fixed.
-    error_message_format = http.server.DEFAULT_ERROR_MESSAGE.replace("</head>", f'<script src="{SCRIPT_PATH}" defer></script></head>')
-
     def do_GET(self):
         """A file, a page with the live-reload script, or one of serve's own paths; for
         HEAD (do_HEAD) the same headers without the body."""
@@ -100,14 +102,14 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             return self._send(self.script, "text/javascript")
         if path == EVENTS_PATH:
             return self._events()
-        page = self._page_file(path)
+        page, build = self._page_file(path), self.state.build  # the build read first: a page it names is as new or newer
         try:
             html = page.read_bytes() if page is not None else None
         except OSError:
             html = None
         if html is None:
             return super().do_GET() if self.command == "GET" else super().do_HEAD()
-        return self._send(with_live_reload(html), "text/html; charset=utf-8")
+        return self._send(with_live_reload(html, build), "text/html; charset=utf-8")
 
     do_HEAD = do_GET
 
@@ -123,15 +125,18 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         return None
 
     def send_error(self, code, message=None, explain=None):
-        """The site's own 404.html for a page not found, as GitHub Pages answers."""
-        page = Path(self.directory) / NOT_FOUND_PAGE
+        """The site's own 404.html for a page not found, as GitHub Pages answers. Before the
+        first build succeeds there is none: the standard library's error page, with the
+        live-reload script, then shows the problems and reloads once they are fixed."""
+        page, build = Path(self.directory) / NOT_FOUND_PAGE, self.state.build
         try:
             body = page.read_bytes() if code == 404 and not page.is_symlink() else None
         except OSError:
             body = None
         if body is None:
+            self.error_message_format = http.server.DEFAULT_ERROR_MESSAGE.replace("</head>", live_reload_tag(build) + "</head>")
             return super().send_error(code, message, explain)
-        body = with_live_reload(body)  # a page not there yet shows itself once a build makes it
+        body = with_live_reload(body, build)  # a page not there yet shows itself once a build makes it
         self.send_response(404)
         self.send_header("Content-Type", "text/html; charset=utf-8")
         self.send_header("Content-Length", str(len(body)))
