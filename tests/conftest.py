@@ -10,6 +10,7 @@ import io
 import os
 import re
 import shutil
+import sys
 import textwrap
 import threading
 import time
@@ -150,11 +151,19 @@ def pytest_runtest_makereport(item, call):
 def site_url(sample_site: Path):
     """The sample site served over HTTP on 127.0.0.1 under its base path."""
     handler = functools.partial(_QuietHandler, directory=str(sample_site.parent))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = QuietServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}{BASE_PATH}"
     server.shutdown()
+
+
+class QuietServer(http.server.ThreadingHTTPServer):
+    """A test's HTTP server: a page the browser left before its files were sent is no error."""
+
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):

@@ -10,7 +10,7 @@ import threading
 from html.parser import HTMLParser
 
 import pytest
-from conftest import ROOT, SAMPLE_CONTENT, run_cli
+from conftest import ROOT, SAMPLE_CONTENT, QuietServer, run_cli
 from test_accessibility import violations
 from test_validity import validate
 
@@ -158,7 +158,7 @@ class _PagesHandler(http.server.SimpleHTTPRequestHandler):
 @pytest.fixture(scope="module")
 def languages_url(many_languages_site):
     handler = functools.partial(_PagesHandler, directory=str(many_languages_site.parent))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = QuietServer(("127.0.0.1", 0), handler)
     server.site = many_languages_site
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}/repo/"

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import http.server
 import json
 import re
 import shutil
@@ -16,7 +15,7 @@ from pathlib import Path
 from urllib.parse import urljoin
 
 import pytest
-from conftest import BASE_PATH, LOADING_MS, SAMPLE_CONTENT, _QuietHandler, run_cli
+from conftest import BASE_PATH, LOADING_MS, SAMPLE_CONTENT, QuietServer, _QuietHandler, run_cli
 from sitecheck import parse_page
 
 ORIGIN = "https://example.org"
@@ -125,7 +124,7 @@ class ServedBuild:
         shutil.copytree(SAMPLE_CONTENT, self.content)
         self.build()
         handler = functools.partial(_QuietHandler, directory=str(self.site.parent))
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.server = QuietServer(("127.0.0.1", 0), handler)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}{served_at}"
 

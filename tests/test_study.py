@@ -312,6 +312,11 @@ def test_a_newer_format_is_left_untouched(open_page):
     choose(page, 0)
     assert "nieuwere versie" in page.locator("[data-storage-notice]").inner_text()
     assert page.evaluate(f"localStorage.getItem({KEY!r})") == newer
+    page.goto(page.url.replace(QUESTION, "review/"))  # erasing leaves it too, and says so
+    page.get_by_role("button", name="Mijn voortgang wissen…").click()
+    page.get_by_role("button", name="Ja, alles wissen").click()
+    assert "nieuwere versie" in page.locator("[data-import-result]").inner_text()
+    assert page.evaluate(f"localStorage.getItem({KEY!r})") == newer
 
 
 @pytest.mark.browser
