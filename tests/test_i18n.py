@@ -68,6 +68,30 @@ def test_init_extract_and_update(tmp_path, make_content):
     assert run_cli("i18n", "extract", "--content", content).out.startswith("Extracted ")
 
 
+def test_update_keeps_the_translation_of_a_message_removed_from_the_templates(make_content):
+    content = make_content()
+    shutil.copytree(ROOT / "templates", content.parent / "templates")
+    home = content.parent / "templates/home.html"
+    original = home.read_text(encoding="utf-8")
+    with_message = original.replace("{% endblock %}", "<p>{% trans %}Study a little every day{% endtrans %}</p>{% endblock %}", 1)
+    home.write_text(with_message, encoding="utf-8")  # a message of the site's own templates
+    assert run_cli("i18n", "init", "hr", "--content", content).status == 0
+    po = content.parent / "locales/hr/LC_MESSAGES/messages.po"
+    translated = 'msgid "Study a little every day"\nmsgstr "Uči malo svaki dan"'
+    po.write_text(po.read_text(encoding="utf-8").replace('msgid "Study a little every day"\nmsgstr ""', translated), encoding="utf-8")
+    home.write_text(original, encoding="utf-8")
+    for _ in range(2):  # kept from update to update
+        assert run_cli("i18n", "update", "--content", content).status == 0
+        catalog = read_po(po.open("rb"))
+        kept = [message.string for message in catalog.obsolete.values() if message.id == "Study a little every day"]
+        assert "Study a little every day" not in catalog and kept == ["Uči malo svaki dan"]
+    assert run_cli("check", "--content", content).status == 0
+    home.write_text(with_message, encoding="utf-8")  # the message comes back, and its translation with it
+    assert run_cli("i18n", "update", "--content", content).status == 0
+    message = read_po(po.open("rb"))["Study a little every day"]
+    assert message.string == "Uči malo svaki dan" and not message.fuzzy
+
+
 def test_site_builds_with_a_new_language_from_init(tmp_path, make_content):
     content = make_content(
         **{"site.yaml": "languages: [nl, pl]\nnl: {title: S}\npl: {title: S}\n", "topics/basics.yaml": "nl: {title: T}\npl: {title: Podstawy}\n"}

@@ -58,7 +58,7 @@ def _write(catalog: Catalog, path: Path, content: bool = False) -> None:
     _replace_whole(
         path,
         lambda file: write_po(
-            file, catalog, width=100, sort_output=not content, ignore_obsolete=not content, include_lineno=not content, include_previous=content
+            file, catalog, width=100, sort_output=not content, include_lineno=not content, include_previous=content
         ),
     )
 
@@ -170,6 +170,18 @@ def init(locales: Path, template: Catalog, language: str, content_template: Cata
     return " ".join(done)
 
 
+def _updated_ui_catalog(catalog: Catalog, template: Catalog) -> Catalog:
+    """A language's messages.po refreshed from the templates' messages (changes go fuzzy).
+    The translation of a message the templates no longer have is kept as obsolete (#~),
+    from update to update, and is used again when the message comes back."""
+    for message in list(catalog.obsolete.values()):
+        if message.id and catalog.get(message.id, message.context) is None:
+            catalog[message.id] = message
+    catalog.obsolete.clear()
+    catalog.update(template)
+    return catalog
+
+
 def update(locales: Path, template: Catalog, content_template: Catalog | None = None, language: str | None = None) -> str:
     """Bring every catalog (or one language's) up to date with the templates and the content."""
     report = Report()
@@ -185,8 +197,7 @@ def update(locales: Path, template: Catalog, content_template: Catalog | None = 
     report.raise_if_errors()  # every mistake of every catalog, before a file is written
     updated = []
     for path, code, catalog in ui:
-        catalog.update(template)
-        _write(catalog, path)
+        _write(_updated_ui_catalog(catalog, template), path)
         updated.append(f"{code} ({DOMAIN})")
     _write(template, locales / TEMPLATE_FILE)
     if with_content:
