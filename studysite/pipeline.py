@@ -427,5 +427,7 @@ def load_site_translations(options: Options, language: str, report: Report):
 
 
 def locale_folders(options: Options) -> list[Path]:
-    """The locales/ folders of the UI catalogs: the site's own, then Studysite's."""
-    return options.layered("locales") or [options.site_root / "locales"]
+    """The locales/ folders of the UI catalogs: the site's own (where `i18n init` writes,
+    and a missing catalog is reported, whether or not it exists yet), then Studysite's."""
+    own = options.site_root / "locales"
+    return [own, *(folder for folder in options.layered("locales") if folder.resolve() != own.resolve())]

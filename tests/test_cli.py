@@ -145,6 +145,8 @@ def test_language_without_catalog_builds_with_english_ui_and_one_warning(make_co
     result = run_cli("build", "--content", content, "--out", tmp_path / "site", "--no-search")
     assert result.status == 0, result.err
     assert result.err.count("[i18n.catalog-missing]") == 2  # is and sw (Studysite ships no catalog for them); English needs none
+    own = (content.parent / "locales/is/LC_MESSAGES/messages.po").as_posix()
+    assert f"{own}: warning: no UI translations for 'is'" in result.err  # where `i18n init is` writes it
     assert "warning: question 'gpu-role' has no 'sw' text" in result.err
     page = (tmp_path / "site/sw/questions/gpu-role/index.html").read_text(encoding="utf-8")
     assert '<h1 class="stem" lang="is">Hvað reiknar ' in page
