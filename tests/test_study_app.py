@@ -297,6 +297,47 @@ def press(page, key: str):
     page.evaluate("() => new Promise((done) => setTimeout(done, 50))")
 
 
+def test_keys_work_after_their_script_once_failed_to_load(phone):
+    opened = phone("nl/questions/software-stack-order/", service_workers="block")  # the page's own requests are the ones routed
+    page = opened.page
+    failed = []
+
+    def fail_once(route):  # the connection drops for the first load only
+        if failed:
+            return route.continue_()
+        failed.append(route.request.url)
+        route.abort()
+
+    page.context.route("**/keys.js", fail_once)
+    with page.expect_console_message(lambda message: "studysite keys" in message.text):  # the failed load has come back
+        page.keyboard.press("1")
+    expect(page.locator("[data-result]")).to_have_text("")
+    assert failed, "the first load of keys.js failed"
+    page.keyboard.press("1")
+    expect(page.locator("[data-result]")).not_to_have_text("")
+
+
+def test_the_due_count_leaves_out_removed_questions_once_their_list_could_be_had(phone):
+    opened = phone("nl/", service_workers="block")
+    page = opened.page
+    failed = []
+
+    def fail_once(route):  # the connection drops for the first fetch only
+        if failed:
+            return route.continue_()
+        failed.append(route.request.url)
+        route.abort()
+
+    page.context.route("**/review/questions.json", fail_once)
+    past = now_ms() - 3 * DAY_MS
+    put(page, record_with({q: [{"choice": 0, "correct": False, "time": past}] for q in ("all-reduce", "removed-question")}))
+    page.reload()
+    expect(page.locator("[data-due-count]")).to_have_text("2")  # without the site's list, every due answer counts
+    assert failed, "the first fetch of the list failed"
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # the next refresh asks again
+    expect(page.locator("[data-due-count]")).to_have_text("1")
+
+
 def test_keys_answer_reveal_go_on_and_show_their_help(phone):
     opened = phone(PRACTICE, viewport={"width": 1200, "height": 900})
     page = opened.page

@@ -66,10 +66,16 @@ function showBadge(count, strings, format) {
   });
 }
 
-/* keys.js loads on the first key or use of the help button. */
+/* keys.js loads on the first key or use of the help button (again after a failed load). */
 function offerKeys(help) {
   let keys = null;
-  const load = (use) => { keys = keys || import("./keys.js"); keys.then(use).catch((error) => console.warn("studysite keys:", error)); };
+  const load = (use) => {
+    if (!keys) {
+      keys = import("./keys.js");
+      keys.catch(() => { keys = null; });
+    }
+    keys.then(use).catch((error) => console.warn("studysite keys:", error));
+  };
   document.addEventListener("keydown", (event) => load((m) => m.onKey(event)));
   help.querySelector("[data-keys-toggle]").addEventListener("click", () => load((m) => m.toggleHelp(help)));
   help.hidden = false;
@@ -98,6 +104,7 @@ function makeContext(strings, main) {
       if (!due.length) return 0;
       ids = ids || siteIds(new URL(strings.questions, siteURL));
       const known = await ids;
+      if (!known) ids = null; // not had (offline): asked again at the next refresh
       return known ? due.filter((id) => known.has(id)).length : due.length;
     },
     scheduler() {
