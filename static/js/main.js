@@ -1,10 +1,8 @@
-/* The entry module of every page: opens the progress (saying once when it cannot be kept),
-   marks question links with their state (again when another tab answers, Back shows a kept
-   page, a tab comes back into view, or a script adds links: "studysite:links"), shows the due count on the menu's Review link
-   (of the questions the site lists, fetched once something is due),
-   schedules every answer (loading the scheduler only when there is something to plan), and
-   starts the components found by their data- attributes, each guarded. Words come from
-   the page's #study-strings. */
+/* The entry module of every page: opens the progress (saying once when it cannot be kept);
+   marks question links with their state, again on a "studysite:links" event, an answer in
+   another tab, Back, or the tab coming into view; shows the due count on the menu's Review
+   link; schedules every answer (the scheduler loaded when needed); starts the components
+   found by their data- attributes, each guarded. Words: the page's #study-strings. */
 
 import { Store, dueIds, unscheduled } from "./storage.js";
 import { enhanceQuestion, fill } from "./question.js";

@@ -198,7 +198,7 @@ function setUpKeeping(root, context, known, render) {
   find("[data-confirm-reset]").addEventListener("click", () => {
     store.reset();
     confirm.hidden = true;
-    // With storage newer, full or off, only this page's copy was erased: the notice says why.
+    // storage newer, full or off: only this page's copy was erased
     result.textContent = !store.live() && store.problem ? context.strings.storage[store.problem] : text.erased;
     render();
     find("[data-reset]").focus();
