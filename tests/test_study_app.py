@@ -51,6 +51,20 @@ def phone(browser, site_url):
         context.close()
 
 
+def fail_first_request(page, url_pattern: str) -> list[str]:
+    """Drop the connection for the first request to url_pattern only; the list gets its URL."""
+    failed = []
+
+    def fail_once(route):
+        if failed:
+            return route.continue_()
+        failed.append(route.request.url)
+        route.abort()
+
+    page.context.route(url_pattern, fail_once)
+    return failed
+
+
 def now_ms() -> int:
     return int(time.time() * 1000)
 
@@ -150,15 +164,7 @@ def test_practice_schedules_again_once_the_scheduler_could_not_be_loaded(phone):
     opened = phone(PRACTICE, service_workers="block")  # the page's own requests are the ones routed
     page = opened.page
     page.wait_for_selector(".practice.is-running")
-    failed = []
-
-    def fail_once(route):  # the connection drops for the first load only
-        if failed:
-            return route.continue_()
-        failed.append(route.request.url)
-        route.abort()
-
-    page.context.route("**/ts-fsrs-*/index.mjs", fail_once)
+    failed = fail_first_request(page, "**/ts-fsrs-*/index.mjs")
     answered = []
     for _ in range(2):
         item = visible_item(page)
@@ -300,15 +306,7 @@ def press(page, key: str):
 def test_keys_work_after_their_script_once_failed_to_load(phone):
     opened = phone("nl/questions/software-stack-order/", service_workers="block")  # the page's own requests are the ones routed
     page = opened.page
-    failed = []
-
-    def fail_once(route):  # the connection drops for the first load only
-        if failed:
-            return route.continue_()
-        failed.append(route.request.url)
-        route.abort()
-
-    page.context.route("**/keys.js", fail_once)
+    failed = fail_first_request(page, "**/keys.js")
     with page.expect_console_message(lambda message: "studysite keys" in message.text):  # the failed load has come back
         page.keyboard.press("1")
     expect(page.locator("[data-result]")).to_have_text("")
@@ -320,15 +318,7 @@ def test_keys_work_after_their_script_once_failed_to_load(phone):
 def test_the_due_count_leaves_out_removed_questions_once_their_list_could_be_had(phone):
     opened = phone("nl/", service_workers="block")
     page = opened.page
-    failed = []
-
-    def fail_once(route):  # the connection drops for the first fetch only
-        if failed:
-            return route.continue_()
-        failed.append(route.request.url)
-        route.abort()
-
-    page.context.route("**/review/questions.json", fail_once)
+    failed = fail_first_request(page, "**/review/questions.json")
     past = now_ms() - 3 * DAY_MS
     put(page, record_with({q: [{"choice": 0, "correct": False, "time": past}] for q in ("all-reduce", "removed-question")}))
     page.reload()
