@@ -9,7 +9,9 @@ folder per page.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 _READ = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 _NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
@@ -40,6 +42,18 @@ def write_new_file(path: str, data: bytes) -> None:
             view = view[os.write(descriptor, view) :]
     finally:
         os.close(descriptor)
+
+
+def write_whole(path: Path, write: Callable[[BinaryIO], None]) -> None:
+    """A file written whole or not at all (Ctrl-C, a full disk): write() fills a temporary
+    file named by this process's id beside it, which then takes the file's place."""
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        with temporary.open("wb") as file:
+            write(file)
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
 def files_below(folder: str | os.PathLike) -> set[str]:

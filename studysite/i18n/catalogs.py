@@ -4,7 +4,6 @@ templates/ (messages.po) and for the content's text (content.po, see content_po.
 from __future__ import annotations
 
 import datetime
-import os
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -15,7 +14,7 @@ from studysite.content.load import load_documents
 from studysite.content.records import Content
 from studysite.content.validate import validate_content
 from studysite.diagnostics import Report
-from studysite.fileio import shown_path
+from studysite.fileio import shown_path, write_whole
 from studysite.i18n import content_po, po_check
 from studysite.i18n.ui_catalogs import DOMAIN, SHIPPED_LOCALES, catalog_path
 from studysite.languages import is_valid_language, language_problem, parse_locale
@@ -55,25 +54,12 @@ def _write(catalog: Catalog, path: Path, content: bool = False) -> None:
     so that editing one record changes only its own entries."""
     catalog.charset = "utf-8"  # in another charset Babel would write a message's '…' as \u2026, another msgid
     path.parent.mkdir(parents=True, exist_ok=True)
-    _replace_whole(
-        path,
+    write_whole(  # never left cut short; written beside the file a link leads to, which stays a link
+        path.resolve(),
         lambda file: write_po(
             file, catalog, width=100, sort_output=not content, include_lineno=not content, include_previous=content
         ),
     )
-
-
-def _replace_whole(path: Path, write) -> None:
-    """A file written whole or not at all: a translator's catalog is never left cut short
-    (Ctrl-C, a full disk). Written beside the file a link leads to, which stays a link."""
-    target = path.resolve()
-    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    try:
-        with temporary.open("wb") as file:
-            write(file)
-        os.replace(temporary, target)
-    finally:
-        temporary.unlink(missing_ok=True)
 
 
 def _read(path: Path, language: str, report: Report) -> Catalog | None:

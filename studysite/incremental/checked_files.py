@@ -12,6 +12,8 @@ import pickle
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from studysite.fileio import write_whole
+
 FORMAT = b"studysite-cache/4\n"
 PROTOCOL = pickle.HIGHEST_PROTOCOL
 DIGEST_LENGTH = 64  # a sha256 in hexadecimal
@@ -21,18 +23,16 @@ UNPICKLING_ERRORS = (pickle.UnpicklingError, ValueError, TypeError, EOFError, At
 def write_checked(path: Path, write: Callable[[Digesting], None]) -> None:
     """A cache file written whole or not at all: the format, what write() puts, its sha256
     (checked_payload reads it back). A cache that cannot be written is no error."""
-    temp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    try:
+
+    def checked(file) -> None:
+        file.write(FORMAT)
+        digesting = Digesting(file)
+        write(digesting)
+        file.write(digesting.digest.hexdigest().encode())
+
+    with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
-        with temp.open("wb") as file:
-            file.write(FORMAT)
-            digesting = Digesting(file)
-            write(digesting)
-            file.write(digesting.digest.hexdigest().encode())
-        os.replace(temp, path)
-    except OSError:
-        with contextlib.suppress(OSError):
-            temp.unlink(missing_ok=True)
+        write_whole(path, checked)
 
 
 def remove_temporary_files(path: Path) -> None:
