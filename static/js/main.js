@@ -42,12 +42,23 @@ function say(strings, problem) {
   document.querySelector("main").prepend(notice);
 }
 
-/* The ids of the site's questions (a Set), or null when their list cannot be had; the
-   review page lists them itself. */
+/* A load done once and shared; one that failed (offline) is tried again by the next call. */
+function once(load) {
+  let promise = null;
+  return () => {
+    if (!promise) {
+      promise = load();
+      promise.catch(() => { promise = null; });
+    }
+    return promise;
+  };
+}
+
+/* The ids of the site's questions (a Set); the review page lists them itself. */
 function siteIds(url) {
   const listed = readJSON("review-questions");
   if (listed) return Promise.resolve(new Set(Object.keys(listed)));
-  return fetch(url).then((r) => r.json()).then((ids) => new Set(ids.map(String))).catch(() => null);
+  return fetch(url).then((r) => r.json()).then((ids) => new Set(ids.map(String)));
 }
 
 /* The due count on the menu's Review link: a number to see, a sentence to hear. */
@@ -64,16 +75,10 @@ function showBadge(count, strings, format) {
   });
 }
 
-/* keys.js loads on the first key or use of the help button (again after a failed load). */
+/* keys.js loads on the first key or use of the help button. */
 function offerKeys(help) {
-  let keys = null;
-  const load = (use) => {
-    if (!keys) {
-      keys = import("./keys.js");
-      keys.catch(() => { keys = null; });
-    }
-    keys.then(use).catch((error) => console.warn("studysite keys:", error));
-  };
+  const keys = once(() => import("./keys.js"));
+  const load = (use) => keys().then(use).catch((error) => console.warn("studysite keys:", error));
   document.addEventListener("keydown", (event) => load((m) => m.onKey(event)));
   help.querySelector("[data-keys-toggle]").addEventListener("click", () => load((m) => m.toggleHelp(help)));
   help.hidden = false;
@@ -85,7 +90,8 @@ function makeContext(strings, main) {
   const numbers = new Intl.NumberFormat(document.documentElement.lang);
   const format = (n) => numbers.format(n);
   const siteURL = new URL(rootPath, location.href);
-  let loading = null, ids = null, turn = 0;
+  const ids = once(() => siteIds(new URL(strings.questions, siteURL)));
+  let turn = 0;
   const context = {
     store, strings, rootPath, format, onRefresh: [], onDue: [],
     refresh() {
@@ -100,19 +106,11 @@ function makeContext(strings, main) {
     async dueCount(record) {
       const due = dueIds(record);
       if (!due.length) return 0;
-      ids = ids || siteIds(new URL(strings.questions, siteURL));
-      const known = await ids;
-      if (!known) ids = null; // not had (offline): asked again at the next refresh
+      const known = await ids().catch(() => null); // not had (offline): all due count
       return known ? due.filter((id) => known.has(id)).length : due.length;
     },
-    scheduler() {
-      if (!loading) {
-        loading = Promise.all([import("./schedule.js"), import(new URL(strings.scheduler, siteURL).href)])
-          .then(([schedule, lib]) => schedule.makeScheduler(lib));
-        loading.catch(() => { loading = null; }); // a load that failed (offline) is tried again by the next answer
-      }
-      return loading;
-    },
+    scheduler: once(() => Promise.all([import("./schedule.js"), import(new URL(strings.scheduler, siteURL).href)])
+      .then(([schedule, lib]) => schedule.makeScheduler(lib))),
     /* Plan these questions (by default those whose schedule lags). */
     async schedule(ids = unscheduled(store.record())) {
       if (!ids.length) return;
