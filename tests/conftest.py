@@ -13,9 +13,9 @@ import shutil
 import sys
 import textwrap
 import threading
-import time
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime
+from datetime import time as dt_time
 from pathlib import Path
 
 import pytest
@@ -23,7 +23,7 @@ import pytest
 from studysite.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLE_CONTENT = ROOT / "content"
+STUDY_CONTENT = ROOT / "tests" / "sites" / "study" / "content"  # the sample content as the tests have it: the repository's content/ is the deploy's, never a test's
 BASE_PATH = "/repo/"
 
 SITE_YAML = """\
@@ -114,7 +114,7 @@ def sample_site(tmp_path_factory) -> Path:
     """The sample content built once, strict, under a non-root base path; returns the site folder."""
     root = tmp_path_factory.mktemp("served")
     site = root / BASE_PATH.strip("/")
-    result = run_cli("build", "--content", SAMPLE_CONTENT, "--out", site, "--base-url", f"https://example.org{BASE_PATH}", "--strict")
+    result = run_cli("build", "--content", STUDY_CONTENT, "--out", site, "--base-url", f"https://example.org{BASE_PATH}", "--strict")
     assert result.status == 0, result.err
     return site
 
@@ -126,18 +126,20 @@ CHROMIUM = os.environ.get("STUDYSITE_CHROMIUM", shutil.which("chromium") or "/us
 # What a page fetches and compiles before it can answer (Pagefind's WebAssembly and index,
 # the scheduler): on a loaded machine this can take seconds, near the 5 s other waits get.
 LOADING_MS = 30_000
-SAME_DAY_MARGIN = timedelta(minutes=2)  # longer than any browser test takes on a loaded machine
 
 
 @pytest.fixture
-def same_day():
-    """For a test whose answers, made "now" or "N days ago" here, must fall on the day the
-    page calls today a moment later: a test that would start within SAME_DAY_MARGIN of
-    local midnight waits for the new day instead of crossing it."""
-    now = datetime.now()
-    left = datetime.combine(now.date() + timedelta(days=1), datetime.min.time()) - now
-    if left < SAME_DAY_MARGIN:
-        time.sleep(left.total_seconds() + 1)
+def noon() -> int:
+    """Today at local noon, in ms since 1970: the time a test's browser pages start at (their
+    clock then runs on as usual) when the test asks for this fixture, so that answers the test
+    makes "now" or "N days ago" fall on the day the page calls today, whenever the test runs."""
+    return int(datetime.combine(date.today(), dt_time(12)).timestamp() * 1000)
+
+
+def start_clock(context, request) -> None:
+    """A new browser context's clock at the test's noon, if it asked for one."""
+    if "noon" in request.fixturenames:
+        context.clock.install(time=request.getfixturevalue("noon") / 1000)
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -203,6 +205,12 @@ def browser():
         browser.close()
 
 
+def next_frame(page) -> None:
+    """Wait until the page has drawn its next frame and run the tasks queued before it: what
+    an input or a script set in motion has then shown itself."""
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => setTimeout(done)))")
+
+
 @dataclass
 class BrowserPage:
     """A Playwright page that records console errors and failed requests."""
@@ -211,12 +219,19 @@ class BrowserPage:
     errors: list[str]
 
 
+# How Chromium names a request that was cancelled, not failed: a navigation leaving the page
+# (a test going on to the next page while a module still loads) or the page aborting it.
+CANCELLED = "net::ERR_ABORTED"
+
+
 def recording_errors(page) -> list[str]:
-    """The page's console errors, script errors, failed requests and HTTP errors, as they come."""
+    """The page's console errors, script errors, failed requests and HTTP errors, as they come.
+    A request cancelled by leaving the page is none (a missing file still shows, as its
+    HTTP status; a refused or broken connection as its own failure)."""
     errors: list[str] = []
     page.on("console", lambda m: errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
-    page.on("requestfailed", lambda r: errors.append(f"request failed: {r.url}"))
+    page.on("requestfailed", lambda r: None if r.failure == CANCELLED else errors.append(f"request failed: {r.url} ({r.failure})"))
     page.on("response", lambda r: errors.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None)
     return errors
 
@@ -232,6 +247,7 @@ def open_page(browser, site_url, request):
         context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=color_scheme, bypass_csp=bypass_csp)
         contexts.append(context)
         context.set_default_timeout(5000)
+        start_clock(context, request)
         page = context.new_page()
         errors = recording_errors(page)
         page.goto(site_url + path)

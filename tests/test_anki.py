@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLE_CONTENT, SITE_YAML, run_cli
+from conftest import SITE_YAML, STUDY_CONTENT, run_cli
 
 from studysite.incremental import inputs
 from studysite.incremental.cache import FileMemo
@@ -85,8 +85,8 @@ def term_notes(deck: Deck) -> list[dict]:
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_each_language_has_a_deck_with_every_question_and_term(sample_decks, lang):
     deck = sample_decks[lang]
-    assert len(questions_notes(deck)) == len(list((SAMPLE_CONTENT / "questions").rglob("*.yaml")))
-    assert len(term_notes(deck)) == len(list((SAMPLE_CONTENT / "glossary").glob("*.yaml")))
+    assert len(questions_notes(deck)) == len(list((STUDY_CONTENT / "questions").rglob("*.yaml")))
+    assert len(term_notes(deck)) == len(list((STUDY_CONTENT / "glossary").glob("*.yaml")))
     assert len({n["guid"] for n in deck.notes}) == len(deck.notes)
 
 
@@ -168,7 +168,7 @@ def test_untranslated_questions_are_in_the_deck_with_a_tag(make_content, tmp_pat
 
 
 def test_ids_guids_and_bytes_are_the_same_in_two_builds(tmp_path: Path):
-    shutil.copytree(SAMPLE_CONTENT, tmp_path / "content")
+    shutil.copytree(STUDY_CONTENT, tmp_path / "content")
     first, second = tmp_path / "a", tmp_path / "b"
     for out in (first, second):
         assert run_cli("build", "--content", tmp_path / "content", "--out", out, "--no-search").status == 0
@@ -181,7 +181,7 @@ def test_ids_guids_and_bytes_are_the_same_in_two_builds(tmp_path: Path):
 
 
 def test_a_deck_is_rebuilt_only_when_its_records_change_and_then_updates_notes(tmp_path: Path):
-    shutil.copytree(SAMPLE_CONTENT, tmp_path / "content")
+    shutil.copytree(STUDY_CONTENT, tmp_path / "content")
     site = tmp_path / "site"
 
     def build() -> None:
@@ -203,7 +203,7 @@ def test_a_deck_is_rebuilt_only_when_its_records_change_and_then_updates_notes(t
 
 
 def test_a_rebuild_that_takes_the_note_memo_makes_the_decks_a_clean_build_makes(tmp_path: Path, monkeypatch):
-    shutil.copytree(SAMPLE_CONTENT, tmp_path / "content")
+    shutil.copytree(STUDY_CONTENT, tmp_path / "content")
     site, clean = tmp_path / "site", tmp_path / "clean"
     build = ("build", "--content", tmp_path / "content", "--no-search", "--out")
     assert run_cli(*build, site).status == 0
@@ -239,7 +239,7 @@ def test_a_note_memo_gives_back_only_what_was_made_of_the_same_answer_and_choice
 
 def test_a_notes_time_is_its_record_files_modification_time_in_whole_seconds(tmp_path: Path, monkeypatch):
     monkeypatch.setattr(inputs, "SETTLED_NS", 0)  # every file's signature kept: the rebuild takes the times from there
-    shutil.copytree(SAMPLE_CONTENT, tmp_path / "content")
+    shutil.copytree(STUDY_CONTENT, tmp_path / "content")
     site, question = tmp_path / "site", tmp_path / "content/questions/gpu-programming/kv-cache.yaml"
     os.utime(question, ns=(1_600_000_000_999_999_999,) * 2)  # as a float, 1,600,000,001.0 s
 
@@ -271,7 +271,7 @@ def test_the_decks_are_begun_before_the_graph_is_made(monkeypatch, tmp_path: Pat
 
     monkeypatch.setattr(anki.Decks, "__init__", decks_begun)
     monkeypatch.setattr(pipeline, "build_graph", graph_made)
-    shutil.copytree(SAMPLE_CONTENT, tmp_path / "content")
+    shutil.copytree(STUDY_CONTENT, tmp_path / "content")
     assert run_cli("build", "--content", tmp_path / "content", "--out", tmp_path / "site", "--no-search").status == 0
     assert events == ["decks", "graph"]
     assert all(read_deck(deck_file(tmp_path / "site", lang), tmp_path).notes for lang in LANGUAGES)

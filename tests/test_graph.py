@@ -1,6 +1,6 @@
 """The graph: editions per language, term usage and backlinks, related questions."""
 
-from conftest import SAMPLE_CONTENT, minimal_files, write_files
+from conftest import STUDY_CONTENT, minimal_files, write_files
 
 from studysite.content.graph import build_graph, following_questions
 from studysite.content.html import convert_texts
@@ -81,7 +81,7 @@ def test_a_topic_lists_its_questions_by_order_then_file_path(tmp_path):
 
 def test_sample_more_questions_follow_the_seeds():
     report = Report()
-    loaded = load(Options(content_dir=SAMPLE_CONTENT), report)
+    loaded = load(Options(content_dir=STUDY_CONTENT), report)
     nl = loaded.graph.languages["nl"]
     assert nl.more_questions["data-parallelism"] == ("tensor-parallelism", "pipeline-micro-batches", "all-reduce", "gradient-checkpointing", "systolic-array")
     assert nl.more_questions["structured-sparsity"] == (

@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLE_CONTENT
+from conftest import STUDY_CONTENT
 from test_quickedit import SHAPE_EDITS, TEXT_EDITS, edit, files_of
 
 from studysite import pipeline
@@ -47,7 +47,7 @@ def clean_build(content: Path, out: Path, monkeypatch) -> dict[str, bytes]:
 
 def test_text_edits_read_just_the_edited_files_and_build_what_a_clean_build_does(tmp_path, monkeypatch, whole_reads):
     content, site = tmp_path / "content", tmp_path / "site"
-    shutil.copytree(SAMPLE_CONTENT, content)
+    shutil.copytree(STUDY_CONTENT, content)
     build(content, site)
     converted = len(open_cache(content).markdown)
     _, model = kept_model.load_checked(kept_model.model_path(content), kept_model._allowed)
@@ -134,7 +134,7 @@ def test_a_model_file_that_would_run_code_is_refused_unrun(make_content, tmp_pat
 
 def test_pages_kept_with_the_model_are_planned_again_when_they_must_be_rendered(tmp_path, monkeypatch, whole_reads):
     content, site = tmp_path / "content", tmp_path / "site"
-    shutil.copytree(SAMPLE_CONTENT, content)
+    shutil.copytree(STUDY_CONTENT, content)
     build(content, site)
     (site / "nl/questions/kv-cache/index.html").unlink()  # gone from the output: the build makes it again
     build(content, site)
@@ -144,7 +144,7 @@ def test_pages_kept_with_the_model_are_planned_again_when_they_must_be_rendered(
 
 def test_a_model_with_more_files_edited_than_a_quick_read_takes_is_kept_whole(tmp_path, monkeypatch, whole_reads):
     content, site = tmp_path / "content", tmp_path / "site"
-    shutil.copytree(SAMPLE_CONTENT, content)
+    shutil.copytree(STUDY_CONTENT, content)
     monkeypatch.setattr(kept_model, "QUICK_FILES", 1)
     build(content, site)
     base = kept_model.model_path(content).read_bytes()
@@ -163,7 +163,7 @@ def test_a_model_with_more_files_edited_than_a_quick_read_takes_is_kept_whole(tm
 @pytest.mark.parametrize("spoil", ["corrupt", "another base"])
 def test_an_edits_file_that_is_not_whole_or_names_another_model_is_ignored(tmp_path, monkeypatch, whole_reads, spoil):
     content, site = tmp_path / "content", tmp_path / "site"
-    shutil.copytree(SAMPLE_CONTENT, content)
+    shutil.copytree(STUDY_CONTENT, content)
     build(content, site)
     edit(content / "glossary/gpu.yaml", "  definition: Grafische processor", "  definition: Een grafische processor")
     build(content, site)
@@ -182,7 +182,7 @@ def test_an_edits_file_that_is_not_whole_or_names_another_model_is_ignored(tmp_p
 
 def test_a_rebuild_keeps_the_review_page_unless_a_title_it_lists_changed(tmp_path, monkeypatch, whole_reads):
     content, site = tmp_path / "content", tmp_path / "site"
-    shutil.copytree(SAMPLE_CONTENT, content)
+    shutil.copytree(STUDY_CONTENT, content)
     build(content, site)
     review, question = site / "nl/review/index.html", content / "questions/gpu-programming/kv-cache.yaml"
     written = review.stat().st_ino

@@ -5,7 +5,7 @@ import re
 
 import markdown
 import pytest
-from conftest import ROOT, run_cli
+from conftest import STUDY_CONTENT, run_cli
 
 from studysite import pipeline
 from studysite.content.html import MISSES_DONE_HERE, RECORDS_WORTH_SHARING
@@ -311,7 +311,7 @@ def test_parsers_without_unmatchable_patterns_give_the_same_html():
             for item in value.values() if isinstance(value, dict) else value:
                 strings(item)
 
-    for path in (ROOT / "content").rglob("*.yaml"):
+    for path in STUDY_CONTENT.rglob("*.yaml"):
         strings(yaml.safe_load(path.read_text(encoding="utf-8")))
     full = markdown.Markdown(extensions=["fenced_code", "tables"])
     renderer = MarkdownConverter()

@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLE_CONTENT
+from conftest import STUDY_CONTENT
 
 from studysite import pipeline, urls
 from studysite.incremental.cache import open_cache
@@ -35,7 +35,7 @@ def edit(path: Path, old: str, new: str) -> None:
 @pytest.fixture
 def sample(tmp_path) -> tuple[Path, Path, LiveSite]:
     content, site = tmp_path / "content", tmp_path / "site"
-    shutil.copytree(SAMPLE_CONTENT, content)
+    shutil.copytree(STUDY_CONTENT, content)
     return content, site, LiveSite(build(content, site).site)
 
 
@@ -140,7 +140,7 @@ def test_files_quick_edits_replaced_are_not_trusted_by_the_next_build(make_conte
 
 def test_the_next_build_makes_the_search_index_of_a_language_quick_edits_changed(tmp_path):
     content, site = tmp_path / "content", tmp_path / "site"
-    shutil.copytree(SAMPLE_CONTENT, content)
+    shutil.copytree(STUDY_CONTENT, content)
     options = pipeline.Options(content_dir=content, out_dir=site)
     live = LiveSite(pipeline.build(options).site)
     kept = (site / "pagefind/fr/pagefind-entry.json").stat().st_ino

@@ -31,12 +31,12 @@ def test_batches_hold_every_page_once_each_work_group_whole_and_the_largest_come
 def test_a_language_s_term_pages_are_rendered_by_one_process_and_a_topic_s_questions_with_its_practice_page():
     """They read the same texts (a term page quotes the sentences of every question using
     the term), which a process works out once for all the pages it renders."""
-    from conftest import SAMPLE_CONTENT
+    from conftest import STUDY_CONTENT
 
     from studysite import pipeline
     from studysite.diagnostics import Report
 
-    pages = pipeline.load(pipeline.Options(content_dir=SAMPLE_CONTENT, search=False), Report()).pages
+    pages = pipeline.load(pipeline.Options(content_dir=STUDY_CONTENT, search=False), Report()).pages
     batches = batches_of([Render(page, "", None) for page in pages])
 
     def batches_holding(language: str, template: str = "", work_group: str = "") -> int:
@@ -113,7 +113,7 @@ def test_a_build_into_an_empty_folder_compiles_its_templates_aside_while_the_pag
     """The compiled code, left in the templates' code cache by a process aside, is what
     this process loads: it compiles no page template itself (with one job, it does)."""
     import jinja2
-    from conftest import SAMPLE_CONTENT
+    from conftest import STUDY_CONTENT
 
     from studysite import pipeline
 
@@ -129,7 +129,7 @@ def test_a_build_into_an_empty_folder_compiles_its_templates_aside_while_the_pag
     for jobs in (2, 1):
         compiled[jobs] = []
         monkeypatch.setenv("STUDYSITE_CACHE_DIR", str(tmp_path / f"cache-{jobs}"))
-        pipeline.build(pipeline.Options(content_dir=SAMPLE_CONTENT, out_dir=tmp_path / f"site-{jobs}", search=False, jobs=jobs))
+        pipeline.build(pipeline.Options(content_dir=STUDY_CONTENT, out_dir=tmp_path / f"site-{jobs}", search=False, jobs=jobs))
         assert (tmp_path / f"site-{jobs}/nl/questions/kv-cache/index.html").is_file()
     assert not {"question.html", "term.html", "base.html"} & set(compiled[2])
     assert {"question.html", "term.html", "base.html"} <= set(compiled[1])

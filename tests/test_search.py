@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLE_CONTENT, run_cli
+from conftest import STUDY_CONTENT, run_cli
 
 from studysite.output import search
 
@@ -89,7 +89,7 @@ def test_the_index_is_the_same_on_every_file_system(tmp_path: Path):
     with tempfile.TemporaryDirectory(dir="/dev/shm") as memory:
         made = {}
         for name, folder in (("disk", tmp_path), ("memory", Path(memory))):
-            result = run_cli("build", "--content", SAMPLE_CONTENT, "--out", folder / "site", "--jobs", "2")
+            result = run_cli("build", "--content", STUDY_CONTENT, "--out", folder / "site", "--jobs", "2")
             assert result.status == 0, result.err
             made[name] = files(folder / "site")
     assert any(path.endswith(".pf_meta") for path in made["disk"])
@@ -110,7 +110,7 @@ def test_pagefind_stopped_by_a_signal_is_a_fault_of_the_system_named(sample_site
 
 def test_a_build_whose_pagefind_is_stopped_by_a_signal_exits_3(tmp_path: Path, monkeypatch):
     monkeypatch.setattr(search, "pagefind_command", pagefind_stopped_by("KILL"))
-    result = run_cli("build", "--content", SAMPLE_CONTENT, "--out", tmp_path / "site")
+    result = run_cli("build", "--content", STUDY_CONTENT, "--out", tmp_path / "site")
     assert result.status == 3
     assert "stopped by SIGKILL" in result.err and "Traceback" not in result.err
     assert not (tmp_path / "site").exists()
@@ -120,7 +120,7 @@ def test_a_build_over_its_file_size_limit_exits_3(tmp_path: Path):
     """The index's files are written by the build, which the limit refuses (EFBIG; Python
     ignores SIGXFSZ) as a full disk would."""
     limit = "import resource, sys; resource.setrlimit(resource.RLIMIT_FSIZE, (40_000, 40_000)); from studysite.cli import main; sys.exit(main(sys.argv[1:]))"
-    command = [sys.executable, "-c", limit, "build", "--content", str(SAMPLE_CONTENT), "--out", str(tmp_path / "site")]
+    command = [sys.executable, "-c", limit, "build", "--content", str(STUDY_CONTENT), "--out", str(tmp_path / "site")]
     result = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert result.returncode == 3, result.stderr
     assert "File too large" in result.stderr and "Traceback" not in result.stderr

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 import pytest
-from conftest import BASE_PATH, SAMPLE_CONTENT, run_cli
+from conftest import BASE_PATH, ROOT, STUDY_CONTENT, run_cli
 from sitecheck import crawl, file_of, html_files, parse_page, url_of
 
 ORIGIN = "https://example.org"
@@ -21,7 +21,7 @@ def served_in_place(site: Path, file: Path) -> bool:
 
 
 def ids(kind: str) -> list[str]:
-    return sorted(p.stem for p in (SAMPLE_CONTENT / kind).rglob("*.yaml"))
+    return sorted(p.stem for p in (STUDY_CONTENT / kind).rglob("*.yaml"))
 
 
 def test_every_page_of_the_spec_exists(sample_site: Path):
@@ -152,18 +152,18 @@ def test_each_topic_on_the_home_page_offers_its_practice(sample_site: Path):
 
 def test_rebuild_writes_only_what_changed_and_is_deterministic(tmp_path: Path):
     first, second = tmp_path / "a", tmp_path / "b"
-    assert run_cli("build", "--content", SAMPLE_CONTENT, "--out", first).status == 0
-    assert run_cli("build", "--content", SAMPLE_CONTENT, "--out", second, "--jobs", "2").status == 0
+    assert run_cli("build", "--content", STUDY_CONTENT, "--out", first).status == 0
+    assert run_cli("build", "--content", STUDY_CONTENT, "--out", second, "--jobs", "2").status == 0
     files_a = {p.relative_to(first): p.read_bytes() for p in first.rglob("*") if p.is_file()}
     files_b = {p.relative_to(second): p.read_bytes() for p in second.rglob("*") if p.is_file()}
     assert files_a == files_b
-    again = run_cli("build", "--content", SAMPLE_CONTENT, "--out", first)
+    again = run_cli("build", "--content", STUDY_CONTENT, "--out", first)
     assert "(0 files changed)" in again.out
 
 
 def test_site_built_for_the_root_of_a_custom_domain_links_correctly(tmp_path: Path):
     site = tmp_path / "site"
-    assert run_cli("build", "--content", SAMPLE_CONTENT, "--out", site, "--base-url", "https://study.example.org", "--no-search").status == 0
+    assert run_cli("build", "--content", STUDY_CONTENT, "--out", site, "--base-url", "https://study.example.org", "--no-search").status == 0
     assert crawl(site, "/", "https://study.example.org").broken == []
     page = parse_page(site / "fr/glossary/gpu/index.html")
     assert page.canonical == "https://study.example.org/fr/glossary/gpu/"
@@ -175,8 +175,9 @@ def test_incremental_rebuilds_equal_a_clean_build(tmp_path: Path):
     templates, catalogs and styles the result must equal a build from scratch."""
     import shutil
 
-    for name in ("content", "templates", "static", "locales"):
-        shutil.copytree(SAMPLE_CONTENT.parent / name, tmp_path / "src" / name)
+    shutil.copytree(STUDY_CONTENT, tmp_path / "src" / "content")
+    for name in ("templates", "static", "locales"):
+        shutil.copytree(ROOT / name, tmp_path / "src" / name)
     src, site = tmp_path / "src", tmp_path / "site"
 
     def build(out: Path, *extra: str) -> str:
@@ -242,7 +243,7 @@ def test_incremental_builds_with_search_equal_a_clean_build(tmp_path: Path):
     changed is made again from the old and new pages: both equal a build from scratch."""
     import shutil
 
-    shutil.copytree(SAMPLE_CONTENT, tmp_path / "content")
+    shutil.copytree(STUDY_CONTENT, tmp_path / "content")
     site, clean = tmp_path / "site", tmp_path / "clean"
     assert run_cli("build", "--content", tmp_path / "content", "--out", site).status == 0
     kept = (site / "pagefind/fr/pagefind-entry.json").stat().st_ino

@@ -6,7 +6,7 @@ import random
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLE_CONTENT
+from conftest import STUDY_CONTENT
 
 from studysite import pipeline
 from studysite.diagnostics import Report
@@ -37,7 +37,7 @@ def load(content: Path) -> pipeline.LoadedSite:
 
 @pytest.fixture(scope="module")
 def sample() -> pipeline.LoadedSite:
-    return load(SAMPLE_CONTENT)
+    return load(STUDY_CONTENT)
 
 
 def test_every_page_gets_the_view_model_of_its_template(sample):
@@ -59,7 +59,7 @@ def test_a_view_model_is_frozen_and_hands_its_own_fields_to_the_template(sample)
 def test_no_view_field_hides_a_variable_every_page_has(sample):
     """The template gets the page's variables and the view's fields side by side: a field
     named like a page variable (home, page, lang...) would make every such page fail."""
-    options = pipeline.Options(content_dir=SAMPLE_CONTENT)
+    options = pipeline.Options(content_dir=STUDY_CONTENT)
     renderer = pipeline.make_renderer(options, sample.content, Report(), pipeline.collect_assets(options.layered("static")))
     page_variables = set(renderer.page_context(sample.pages[0]))
     for view_type in TEMPLATE_VIEWS.values():

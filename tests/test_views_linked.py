@@ -37,9 +37,9 @@ def test_fragments_holding_every_separator_are_linked_one_by_one(views):
 def test_questions_are_linked_from_where_finding_their_terms_found_them():
     """Finding a question's terms (content/graph.py) notes where each is first named; its page links
     them there, as linking its text anew would, and a quick edit of the text links anew."""
-    from conftest import SAMPLE_CONTENT
+    from conftest import STUDY_CONTENT
 
-    loaded = pipeline.load(pipeline.Options(content_dir=SAMPLE_CONTENT), Report())
+    loaded = pipeline.load(pipeline.Options(content_dir=STUDY_CONTENT), Report())
     graph, views = loaded.graph, loaded.views
     assert graph.mentions.keys() == loaded.content_html.questions.keys()
     for (question_id, text_lang), mentions in graph.mentions.items():

@@ -10,7 +10,7 @@ import threading
 import time
 
 import pytest
-from conftest import ROOT, SAMPLE_CONTENT, run_cli
+from conftest import ROOT, STUDY_CONTENT, run_cli
 
 from studysite.incremental.cache import cache_lock_file
 from studysite.output import lock, write
@@ -129,7 +129,7 @@ def test_stale_temporary_folders_of_interrupted_builds_are_removed(tmp_path):
 
 def test_sigterm_during_a_build_leaves_the_previous_site(tmp_path):
     site = tmp_path / "site"
-    command = [sys.executable, "build.py", "--out", str(site), "--no-search"]
+    command = [sys.executable, "build.py", "--content", str(STUDY_CONTENT), "--out", str(site), "--no-search"]
     assert subprocess.run(command, cwd=ROOT, capture_output=True).returncode == 0
     before = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
     for delay in (0.05, 0.15, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6):
@@ -186,7 +186,7 @@ def test_two_builds_into_one_folder_at_once_take_turns(tmp_path):
     """Neither removes the other's temporary folder, and what they leave is a site whose
     every file is in its manifest, which the next build takes up."""
     site = tmp_path / "site"
-    command = [sys.executable, "build.py", "--out", str(site), "--jobs", "1"]
+    command = [sys.executable, "build.py", "--content", str(STUDY_CONTENT), "--out", str(site), "--jobs", "1"]
     environment = {**os.environ, "STUDYSITE_CACHE_DIR": str(tmp_path / "cache")}
     builds = [subprocess.Popen(command, cwd=ROOT, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
     ended = [build.communicate(timeout=120) for build in builds]
@@ -244,18 +244,18 @@ def test_builds_with_one_cache_take_turns(make_content, tmp_path, monkeypatch):
 
 def test_files_changed_by_hand_are_written_again_by_the_next_build(tmp_path):
     site = tmp_path / "site"
-    assert run_cli("build", "--content", SAMPLE_CONTENT, "--out", site).status == 0
+    assert run_cli("build", "--content", STUDY_CONTENT, "--out", site).status == 0
     changed = [site / "nl/index.html", site / "pagefind/nl/pagefind-entry.json", *site.glob("assets/site.*.js"), *site.glob("nl/downloads/*.apkg")]
     before = {path: path.read_bytes() for path in changed}
     for path in changed:
         with path.open("ab") as file:
             file.write(b"<script>alert(1)</script>")
-    again = run_cli("build", "--content", SAMPLE_CONTENT, "--out", site)
+    again = run_cli("build", "--content", STUDY_CONTENT, "--out", site)
     assert again.status == 0 and "(0 files changed)" not in again.out, again.err
     assert {path: path.read_bytes() for path in changed} == before
-    assert "(0 files changed)" in run_cli("build", "--content", SAMPLE_CONTENT, "--out", site).out
+    assert "(0 files changed)" in run_cli("build", "--content", STUDY_CONTENT, "--out", site).out
     changed[0].write_bytes(b"changed again, after a rebuild in place recorded it")
-    assert re.search(r"\(1 files? changed\)", run_cli("build", "--content", SAMPLE_CONTENT, "--out", site).out)
+    assert re.search(r"\(1 files? changed\)", run_cli("build", "--content", STUDY_CONTENT, "--out", site).out)
     assert changed[0].read_bytes() == before[changed[0]]
 
 
