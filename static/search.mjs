@@ -54,13 +54,14 @@ function search(form) {
   async function run(query, delay) {
     const ticket = ++latest;
     const current = () => ticket === latest;
-    if (query.trim() === shown) return;
+    if (query.trim() === shown) return settled();
     if (!query.trim()) {
       shown = "";
       list.replaceChildren();
       status.textContent = "";
-      return;
+      return settled();
     }
+    list.setAttribute("aria-busy", "true"); /* until the latest query's results are shown */
     try {
       const engine = await load();
       engine.preload(query).catch(() => {}); /* the search below reports a failure */
@@ -73,12 +74,18 @@ function search(form) {
       status.textContent = data.length ? form.dataset.results.replace("{query}", query) : form.dataset.none;
       list.replaceChildren(...data.map(entry));
       document.dispatchEvent(new Event("studysite:links")); /* main.js marks the questions' links with their state */
+      settled();
     } catch (error) {
       if (!current()) return;
       shown = null;
       list.replaceChildren();
       status.textContent = await failure();
+      if (current()) settled();
     }
+  }
+
+  function settled() {
+    list.setAttribute("aria-busy", "false");
   }
 
   function remember(query) {

@@ -15,7 +15,7 @@ from pathlib import Path
 from urllib.parse import urljoin
 
 import pytest
-from conftest import BASE_PATH, LOADING_MS, SAMPLE_CONTENT, QuietServer, _QuietHandler, run_cli
+from conftest import BASE_PATH, LOADING_MS, STUDY_CONTENT, QuietServer, _QuietHandler, run_cli
 from sitecheck import parse_page
 
 ORIGIN = "https://example.org"
@@ -96,7 +96,7 @@ def worker_version(site: Path) -> str:
 
 
 def test_the_worker_version_follows_the_pages(tmp_path: Path):
-    shutil.copytree(SAMPLE_CONTENT, tmp_path / "content")
+    shutil.copytree(STUDY_CONTENT, tmp_path / "content")
     site = tmp_path / "site"
 
     def build() -> str:
@@ -121,7 +121,7 @@ class ServedBuild:
         self.content = root / "content"
         self.site = root / "served" / served_at.strip("/")
         self.search = search
-        shutil.copytree(SAMPLE_CONTENT, self.content)
+        shutil.copytree(STUDY_CONTENT, self.content)
         self.build()
         handler = functools.partial(_QuietHandler, directory=str(self.site.parent))
         self.server = QuietServer(("127.0.0.1", 0), handler)
@@ -350,7 +350,6 @@ def test_a_visited_search_page_offline_says_search_needs_a_connection(context, s
     page.wait_for_selector(".search-results li a", timeout=LOADING_MS)
     wait_until_controlled(page)
     wait_until_kept(page, served.url + "fr/search/")
-    page.wait_for_timeout(300)
     assert not [path for path in page.evaluate(KEPT_PATHS, served.url) if path.startswith("pagefind/")]  # French was not saved
     context.set_offline(True)
     page.reload()
@@ -400,14 +399,34 @@ def test_visited_pages_beyond_the_limit_go_oldest_first_and_saved_ones_stay(cont
     assert page.locator("h1").inner_text() != "Vous êtes hors ligne"
 
 
+AGE_KEPT = """async ([url, days]) => {
+  for (const name of await caches.keys()) {
+    const cache = await caches.open(name);
+    const kept = await cache.match(url);
+    if (!kept) continue;
+    const headers = new Headers(kept.headers);
+    headers.set("x-studysite-kept", String(Date.now() - days * 86400000));
+    await cache.put(url, new Response(await kept.blob(), { status: kept.status, headers }));
+  }
+}"""
+
+
+def age_kept(page, url: str, days: float) -> None:
+    """Make a kept file look as if it had been fetched days ago: the time the worker keeps
+    beside it, which its age is counted from."""
+    page.evaluate(AGE_KEPT, [url, days])
+
+
 @pytest.mark.browser
 def test_visited_pages_expire_and_saved_ones_do_not(context, serve):
     served = serve()
-    served.set_worker("visitedDays", 3 / 86400)  # three seconds
     page = context.new_page()
     save_dutch(page, served)
     visit(page, served.url + "fr/glossary/")
-    page.wait_for_timeout(3500)
+    age_kept(page, served.url + "fr/glossary/", 31)  # visitedDays: 30
+    age_kept(page, served.url + "nl/glossary/warp/", 31)  # saved with Dutch: never evicted, however old
+    visit(page, served.url + "fr/")  # a file kept: the worker trims what is past its time
+    wait_for(page, f"async (url) => !(await ({CACHED})(url))", served.url + "fr/glossary/")
     context.set_offline(True)
     page.goto(served.url + "fr/glossary/")
     assert page.locator("h1").inner_text() == "Vous êtes hors ligne"

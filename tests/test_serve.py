@@ -34,25 +34,86 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+class Printed:
+    """What a process prints on a stream, read as it comes (so the process never blocks on a full pipe)."""
+
+    def __init__(self, stream):
+        self.lines: list[str] = []
+        self.changed = threading.Condition()
+        self.ended = False
+        threading.Thread(target=self._read, args=(stream,), daemon=True).start()
+
+    def _read(self, stream) -> None:
+        for line in stream:
+            with self.changed:
+                self.lines.append(line)
+                self.changed.notify_all()
+        with self.changed:
+            self.ended = True
+            self.changed.notify_all()
+
+    def wait_for(self, text: str, timeout: float = 60) -> None:
+        """Until a line printed holds text."""
+        with self.changed:
+            found = self.changed.wait_for(lambda: self.ended or any(text in line for line in self.lines), timeout)
+            assert found and any(text in line for line in self.lines), f"never printed {text!r}: {''.join(self.lines)}"
+
+    def all(self, timeout: float = 30) -> str:
+        """Everything printed, once the stream has ended."""
+        with self.changed:
+            self.changed.wait_for(lambda: self.ended, timeout)
+            return "".join(self.lines)
+
+
 class PortTaken(AssertionError):
     """serve stopped as it began: the port free_port() found was taken meanwhile (by another
     test's server or a connection's own port: free_port() only finds one free for now)."""
 
 
+# serve, with its first build held once it has read the sources and before it writes a page,
+# until the test has done what it does meanwhile: argv is the file it makes when held, the
+# file that lets it go on, then serve's own arguments.
+HELD_FIRST_BUILD = """
+import sys, time
+from pathlib import Path
+from studysite import pipeline
+from studysite.cli import main
+
+held, go_on = Path(sys.argv[1]), Path(sys.argv[2])
+write_site = pipeline.write_site
+
+
+def held_once(*args, **kwargs):
+    if not held.exists():
+        held.touch()
+        while not go_on.exists():
+            time.sleep(0.01)
+    return write_site(*args, **kwargs)
+
+
+pipeline.write_site = held_once
+sys.exit(main(sys.argv[3:]))
+"""
+
+
 class Server:
-    """A `build.py serve` process and the server-sent events it pushes."""
+    """A `build.py serve` process, the server-sent events it pushes and what it prints on stderr."""
 
     def __init__(self, content: Path, out: Path, while_building=None):
-        """while_building: called once the first build has read the sources and writes pages."""
+        """while_building: called while the first build is held, once it has read the sources
+        and before it writes a page."""
         self.out = out
         self.events: queue.Queue[tuple[str, str]] = queue.Queue()
         self.stopping = False
-        for _attempt in range(5):
+        for attempt in range(5):
             self.port = free_port()
-            command = [sys.executable, "build.py", "serve", "--content", str(content), "--out", str(out), "--port", str(self.port)]
+            serve_args = ["serve", "--content", str(content), "--out", str(out), "--port", str(self.port)]
+            held, go_on = out.parent / f"held-{attempt}", out.parent / f"go-on-{attempt}"
+            command = [sys.executable, "-c", HELD_FIRST_BUILD, str(held), str(go_on), *serve_args] if while_building else [sys.executable, "build.py", *serve_args]
             self.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            self.stderr = Printed(self.process.stderr)
             try:
-                self._started(while_building)
+                self._started(while_building, held, go_on)
                 break
             except PortTaken:  # serve binds its port before it builds: nothing was built, try another
                 continue
@@ -60,19 +121,18 @@ class Server:
             raise AssertionError("serve found no port it could use")
         threading.Thread(target=self._listen, daemon=True).start()
 
-    def _started(self, while_building) -> None:
+    def _started(self, while_building, held: Path, go_on: Path) -> None:
         if while_building is not None:
-            writing = self.out.parent / f".{self.out.name}.tmp-{self.process.pid}"
-            while not writing.exists():
+            while not held.exists():  # waiting for the first build to be held (no time limit of its own: the test's)
                 if self.process.poll() is not None:
                     self._stopped()
-                assert not self.out.exists(), "the first build ended unseen"
-                time.sleep(0.002)
+                time.sleep(0.01)
             while_building()
+            go_on.touch()
         self.get("/nl/")
 
     def _stopped(self):
-        error = self.process.stderr.read()
+        error = self.stderr.all()
         if re.search(r"port \d+ on 127\.0\.0\.1 cannot be used", error):
             raise PortTaken(error)
         raise AssertionError(f"serve stopped: {error}")
@@ -500,7 +560,7 @@ def test_an_edit_waits_while_another_process_builds_the_site(server, tmp_path):
     question = content / "questions/gpu-role.yaml"
     with build_lock(server.out, cache_lock_file(content)):
         question.write_text(question.read_text(encoding="utf-8").replace("Rekenen", "Vlot rekenen"), encoding="utf-8")
-        time.sleep(1.5)
+        server.stderr.wait_for("Waiting for another build")  # serve saw the edit, and waits for the folder
         assert "Vlot rekenen" not in (server.out / "nl/questions/gpu-role/index.html").read_text(encoding="utf-8")
     server.wait_event("ok", lambda data: json.loads(data)["build"] >= 2)
     assert "Vlot rekenen" in server.get("/nl/questions/gpu-role/")

@@ -57,10 +57,8 @@ def test_a_question_page_stays_under_20_kb_gzipped(sample_site):
 
 
 def errors(opened) -> list[str]:
-    """Console errors and failed requests, less those a quick navigation cancels: the favicon,
-    and the scheduler an answer loads (the next page schedules what it left). A missing file
-    still shows, as its HTTP status."""
-    return [e for e in opened.errors if not (e.startswith("request failed") and re.search(r"favicon|/schedule\.js|ts-fsrs", e))]
+    """Console errors, failed requests and HTTP errors (conftest.recording_errors)."""
+    return opened.errors
 
 
 def answer_index(page, scope="") -> int:
@@ -84,7 +82,7 @@ def record_with(attempts: dict) -> dict:
 
 
 @pytest.mark.browser
-def test_answer_in_nl_and_see_it_on_fr(open_page, site_url, same_day):
+def test_answer_in_nl_and_see_it_on_fr(open_page, site_url, noon):
     opened = open_page("nl/" + QUESTION)
     page = opened.page
     answer = answer_index(page)
@@ -109,10 +107,10 @@ def test_answer_in_nl_and_see_it_on_fr(open_page, site_url, same_day):
 
 
 @pytest.mark.browser
-def test_the_topic_page_and_home_show_each_state_and_the_counts(open_page, site_url, same_day):
+def test_the_topic_page_and_home_show_each_state_and_the_counts(open_page, site_url, noon):
     page = open_page("nl/").page
     page.wait_for_load_state("networkidle")
-    now = int(time.time() * 1000)
+    now = noon
     put(
         page,
         record_with(

@@ -11,7 +11,7 @@ import time
 from urllib.parse import urlparse
 
 import pytest
-from conftest import BrowserPage, recording_errors
+from conftest import BrowserPage, next_frame, recording_errors, start_clock
 from test_accessibility import violations
 from test_browser import focus_by_tab
 from test_study import DAY_MS, KEY, answer_index, errors, put, record_with, stored
@@ -30,7 +30,7 @@ new PerformanceObserver((list) => {
 
 
 @pytest.fixture
-def phone(browser, site_url):
+def phone(browser, site_url, request):
     """Open a page (path below the base path) on a phone, in a fresh context with the
     console errors and failed requests recorded."""
     contexts = []
@@ -41,6 +41,7 @@ def phone(browser, site_url):
         context.set_default_timeout(5000)
         if init:
             context.add_init_script(init)
+        start_clock(context, request)
         page = context.new_page()
         found = recording_errors(page)
         page.goto(site_url + path)
@@ -121,10 +122,12 @@ def test_a_double_tap_on_next_does_not_answer_the_question_it_brings(phone):
     item = visible_item(page)
     tap_choice(page, item, answer_index(page, "[data-item]:visible"))
     box = item.locator("[data-next]").bounding_box()
+    page.evaluate("() => { window.clicks = 0; addEventListener('click', () => { window.clicks += 1; }); }")
     for _ in range(2):  # on a phone, a choice of the next question lies where Next was
         page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     expect(page.locator("[data-progress-label]")).to_have_text("Vraag 2 van 14")
-    page.wait_for_timeout(300)
+    page.wait_for_function("() => window.clicks === 2")  # the page has handled both taps' clicks
+    next_frame(page)
     assert visible_item(page).locator(".choice-button:disabled").count() == 0, "the second tap answered nothing"
     assert len(stored(page)["attempts"]) == 1
     assert errors(opened) == []
@@ -180,7 +183,7 @@ def test_practice_schedules_again_once_the_scheduler_could_not_be_loaded(phone):
         wait_scheduled(page, question)
 
 
-def test_the_end_screen_gives_the_percentage_the_missed_questions_and_the_next_reviews(phone, same_day):
+def test_the_end_screen_gives_the_percentage_the_missed_questions_and_the_next_reviews(phone, noon):
     opened = phone("nl/practice/gpu-programming/")
     page = opened.page
     page.wait_for_selector(".practice.is-running")
@@ -257,12 +260,12 @@ def test_a_dashboard_left_open_overnight_follows_the_clock_when_seen_again(phone
     assert errors(opened) == []
 
 
-def test_the_dashboard_counts_today_keeps_the_goal_and_the_streak(phone, site_url, same_day):
+def test_the_dashboard_counts_today_keeps_the_goal_and_the_streak(phone, site_url, noon):
     opened = phone("nl/")
     page = opened.page
     page.wait_for_selector("[data-dashboard-body]:not([hidden])")
     assert page.locator("[data-continue]").is_hidden(), "nothing to continue yet"
-    today = now_ms()
+    today = noon
     attempts = {}
     for days_ago, count in ((0, 2), (1, 3), (2, 3), (4, 3)):
         for i in range(count):
@@ -406,13 +409,13 @@ def test_a_question_page_offers_the_next_question_in_the_topics_order(phone, sit
 # -- the review page ---------------------------------------------------------------------
 
 
-def review_record() -> dict:
-    past = now_ms() - 3 * DAY_MS
+def review_record(now: int | None = None) -> dict:
+    now = now_ms() if now is None else now
     return record_with(
         {
-            "all-reduce": [{"choice": 0, "correct": False, "time": past}],  # wrong and due
-            "kv-cache": [{"choice": 0, "correct": False, "time": now_ms() - 1000}],  # wrong, due tomorrow
-            "data-parallelism": [{"choice": 0, "correct": True, "time": now_ms() - 1000}],  # right, due in days
+            "all-reduce": [{"choice": 0, "correct": False, "time": now - 3 * DAY_MS}],  # wrong and due
+            "kv-cache": [{"choice": 0, "correct": False, "time": now - 1000}],  # wrong, due tomorrow
+            "data-parallelism": [{"choice": 0, "correct": True, "time": now - 1000}],  # right, due in days
         }
     )
 
@@ -488,11 +491,11 @@ def test_the_review_list_drops_a_question_answered_in_another_tab(phone, site_ur
     assert errors(opened) == []
 
 
-def test_the_chart_shows_the_coming_days_with_a_text_alternative(phone, same_day):
+def test_the_chart_shows_the_coming_days_with_a_text_alternative(phone, noon):
     opened = phone("nl/review/")
     page = opened.page
     page.wait_for_selector("[data-review]", state="visible")
-    put(page, review_record())
+    put(page, review_record(noon))
     page.reload()
     page.wait_for_selector("[data-chart] svg")
     svg = page.locator("[data-chart] svg")
@@ -530,7 +533,13 @@ def test_the_import_control_speaks_the_pages_language(phone, tmp_path):
     assert errors(opened) == []
 
 
-@pytest.mark.parametrize("path", ["nl/review/", "nl/", "nl/questions/data-parallelism/"])
+# What the study features fill in on each page, once they have: the list to review, the
+# dashboard, the question's own state.
+FILLED_IN = {"nl/review/": "[data-list] li", "nl/": "[data-dashboard-body]:not([hidden])", "nl/questions/data-parallelism/": "[data-own-state]:not([hidden])"}
+FILLED_IN_COUNT = {"nl/review/": 2}
+
+
+@pytest.mark.parametrize("path", list(FILLED_IN))
 def test_no_layout_shift_as_the_study_features_fill_in(phone, path):
     opened = phone("nl/questions/kv-cache/")
     page = opened.page
@@ -538,11 +547,10 @@ def test_no_layout_shift_as_the_study_features_fill_in(phone, path):
     page.goto(page.url.replace("nl/questions/kv-cache/", path))
     page.wait_for_load_state("networkidle")
     page.evaluate(CLS_OBSERVER)  # buffered: the shifts since the page started count too
-    page.wait_for_timeout(500)
+    expect(page.locator(FILLED_IN[path])).to_have_count(FILLED_IN_COUNT.get(path, 1))  # what the study features add is there
+    next_frame(page)
     shift = page.evaluate("window.__cls")
     assert shift < 0.1, f"{path}: cumulative layout shift {shift}"
-    if path == "nl/review/":
-        expect(page.locator("[data-list] li")).to_have_count(2)
 
 
 # -- stored data, accessibility, no JavaScript, weight ------------------------------------

@@ -35,50 +35,63 @@ def test_a_map_in_forks_with_more_processes_than_items_still_maps():
     assert map_in_forks(lambda n: n + 1, items, 8) == [n + 1 for n in items]
 
 
-def test_a_map_in_forks_leaves_more_runs_to_the_quicker_process(tmp_path):
+def wait_until(condition, seconds: float = 60) -> None:
+    """Poll until condition() holds (a loaded machine may start a fork late), or fail."""
     import time
 
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "waited in vain"
+        time.sleep(0.001)
+
+
+def test_a_map_in_forks_leaves_more_runs_to_the_quicker_process(tmp_path):
+    """The child's first run lasts until the parent has done more than half of them: with a
+    share fixed in advance, the parent could never get there."""
     parent = os.getpid()
-    child_began = tmp_path / "child-began"
+    items = list(range(WORTH_A_FORK * 4))
+
+    def runs_in_the_parent() -> int:
+        return sum(1 for path in tmp_path.iterdir() if path.name.startswith("parent-"))
 
     def slow_in_a_child(n: int) -> int:
         if os.getpid() != parent:
-            child_began.touch()
-            time.sleep(0.03)  # slower by more than a loaded machine may be late to wake a sleeper
-            return os.getpid()
-        deadline = time.monotonic() + 60  # and a fork started late by a loaded machine still takes a run
-        while not child_began.exists() and time.monotonic() < deadline:
-            time.sleep(0.001)
-        time.sleep(0.001)
+            wait_until(lambda: runs_in_the_parent() > len(items) // 2)
+        else:
+            (tmp_path / f"parent-{n}").touch()
         return os.getpid()
 
-    pids = map_in_forks(slow_in_a_child, list(range(WORTH_A_FORK * 4)), 2)
-    assert pids.count(parent) > len(pids) // 2 and len(set(pids)) == 2  # a share fixed in advance would be half
+    pids = map_in_forks(slow_in_a_child, items, 2)
+    assert pids.count(parent) > len(pids) // 2 and len(set(pids)) == 2
 
 
 def test_tasks_are_each_taken_once_by_whichever_process_asks_first(tmp_path):
-    import time
+    """The slow process takes one task, then waits until the quick one has taken most of the
+    others: nobody waits for a fixed share."""
 
-    slow_began = tmp_path / "slow-began"
+    def taken_by_quick() -> int:
+        return sum(1 for path in tmp_path.iterdir() if path.name.startswith("quick-"))
 
-    def take(tasks: Tasks, pause: float) -> list[int]:
+    def quick() -> list[int]:
+        wait_until((tmp_path / "slow-began").exists)  # the slow one runs in a fork, which a loaded machine may start late
         taken = []
         for number in tasks:
             taken.append(number)
-            if pause > 0.01:
-                slow_began.touch()
-            time.sleep(pause)
+            (tmp_path / f"quick-{number}").touch()
         return taken
 
-    def quick_once_the_slow_began() -> list[int]:  # the slow one runs in a fork, which a loaded machine may start late
-        deadline = time.monotonic() + 60
-        while not slow_began.exists() and time.monotonic() < deadline:
-            time.sleep(0.001)
-        return take(tasks, 0.001)
+    def slow() -> list[int]:
+        taken = []
+        for number in tasks:
+            taken.append(number)
+            if len(taken) == 1:
+                (tmp_path / "slow-began").touch()
+                wait_until(lambda: taken_by_quick() > 40)
+        return taken
 
-    tasks = Tasks(60)  # the slow process takes fewer: nobody waits for a fixed share
-    quick, slow = share_out_work([quick_once_the_slow_began, lambda: take(tasks, 0.02)])
-    assert sorted(quick + slow) == list(range(60)) and len(quick) > len(slow) > 0
+    tasks = Tasks(60)
+    quick_taken, slow_taken = share_out_work([quick, slow])
+    assert sorted(quick_taken + slow_taken) == list(range(60)) and len(quick_taken) > len(slow_taken) > 0
     assert list(Tasks(0)) == []
 
 
