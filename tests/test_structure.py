@@ -3,6 +3,7 @@ domain stages free of the incremental machinery that wraps them, public library 
 only, and functions short enough to read at once."""
 
 import ast
+import functools
 from collections import defaultdict
 from pathlib import Path
 
@@ -27,7 +28,7 @@ def unit_of(module: Path) -> str:
 def imported_units(module: Path) -> set[str]:
     """The units of the package a module imports, at any depth of its code."""
     units = set()
-    for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+    for node in ast.walk(parsed(module)):
         names = [node.module or ""] if isinstance(node, ast.ImportFrom) else [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
         for name in names:
             parts = name.split(".")
@@ -69,7 +70,7 @@ def test_no_import_cycles_between_subpackages():
 
 def private_names(module: Path) -> list[str]:
     """Each use of a library's private name: `from lib import _x`, `import lib._x`, `lib._x`."""
-    tree = ast.parse(module.read_text(encoding="utf-8"))
+    tree = parsed(module)
     aliases = {}
     found = []
     for node in ast.walk(tree):
@@ -97,11 +98,18 @@ def private_names(module: Path) -> list[str]:
     return found
 
 
-def own_private_names() -> set[str]:
+@functools.cache
+def parsed(module: Path) -> ast.Module:
+    """A module's syntax tree, parsed once for all the checks."""
+    return ast.parse(module.read_text(encoding="utf-8"))
+
+
+@functools.cache
+def own_private_names() -> frozenset[str]:
     """Every _name the package defines itself: its functions, classes, attributes and variables."""
     names = set()
     for module in MODULES:
-        for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+        for node in ast.walk(parsed(module)):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and node.name.startswith("_"):
                 names.add(node.name)
             elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) or isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
@@ -110,13 +118,13 @@ def own_private_names() -> set[str]:
                 names.add(node.target.id)
             elif isinstance(node, ast.arg):
                 names.add(node.arg)
-    return {name for name in names if name.startswith("_") and not name.startswith("__")}
+    return frozenset(name for name in names if name.startswith("_") and not name.startswith("__"))
 
 
 def reached_private_names(module: Path, own: set[str]) -> list[str]:
     """Private names the module reaches that the package does not define: another's
     object's `_attribute`, or a private method of a library's class overridden."""
-    tree = ast.parse(module.read_text(encoding="utf-8"))
+    tree = parsed(module)
     libraries = library_names(tree)
     found = []
     for node in ast.walk(tree):
@@ -159,7 +167,7 @@ def test_only_public_library_apis(module):
 def test_functions_stay_short(module):
     long = [
         f"{node.name} (line {node.lineno}): {node.end_lineno - node.lineno + 1} lines"
-        for node in ast.walk(ast.parse(module.read_text(encoding="utf-8")))
+        for node in ast.walk(parsed(module))
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES
     ]
     assert not long, f"{module.name}: " + ", ".join(long)

@@ -10,10 +10,11 @@ VNU = ROOT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
 VARIETY = ROOT / "tests" / "sites" / "variety" / "content"
 
 
-def validate(folder) -> list[str]:
+def validate(*paths) -> list[str]:
+    """The checker's errors for these folders (every page below them) and pages, in one run."""
     if not VNU.is_file() or not shutil.which("java"):
         pytest.fail("the Nu HTML Checker needs node_modules/vnu-jar (npm ci) and java")
-    process = subprocess.run(["java", "-jar", str(VNU), "--errors-only", "--skip-non-html", str(folder)], capture_output=True, text=True)
+    process = subprocess.run(["java", "-jar", str(VNU), "--errors-only", "--skip-non-html", *map(str, paths)], capture_output=True, text=True)
     return [line for line in process.stderr.splitlines() if line.strip()]
 
 
