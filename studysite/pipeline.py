@@ -33,6 +33,7 @@ from studysite.incremental.template_code import TemplateCodeCache
 from studysite.output import search
 from studysite.output.assets import collect_assets
 from studysite.output.write import Manifest, SiteWriter, check_output_folder
+from studysite.pages import record_parts
 from studysite.pages.builder import ViewBuilder
 from studysite.pages.view_models import Page
 from studysite.progress import Progress
@@ -317,7 +318,8 @@ class EarlyStart:
         if not self.options.preview:
             content_dir, made_from = self.options.content_dir, f"{self.stamp}\0{self._renderer.made_from}"
             note_memo = functools.partial(note_memo_of, content_dir)
-            source = anki.DeckSource(content, content_html, file_times(content_dir, self.seen), note_memo, made_from)
+            question_body = functools.partial(record_parts.question_body, content, content_html)
+            source = anki.DeckSource(content, content_html, file_times(content_dir, self.seen), question_body, note_memo, made_from)
             self.decks = anki.Decks(self.previous, source, self._renderer.environments, self.options.processes)
 
     @property

@@ -334,7 +334,7 @@ def test_a_problem_is_told_once_whether_few_texts_or_many_are_new(make_content, 
         report = Report()
         loaded = pipeline.load(pipeline.Options(content_dir=content, jobs=2), report, cache)
         assert [d.code for d in report.diagnostics].count("markup.image-alt") == new_texts
-        assert loaded.content_html.questions[("q000", "nl")].stem == "Vraag <em>0</em>?"
+        assert loaded.content_html.questions[("q000", "nl")].question == "Vraag <em>0</em>?"
     assert len(cache.markdown) == new_texts  # each explanation went through the parser once, in whichever process
     alone = Report()
     assert pipeline.load(pipeline.Options(content_dir=content, jobs=1), alone).content_html == loaded.content_html

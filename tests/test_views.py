@@ -92,9 +92,10 @@ def test_a_terms_key_question_links_the_other_terms_of_its_answer_and_explanatio
     loaded = load(make_content(**{"questions/gpu-role.yaml": GPU_QUESTION, "glossary/parallel.yaml": "nl: {term: parallel, definition: Tegelijk.}\n"}))
     page = next(page for page in loaded.pages if page.path == "nl/glossary/gpu/")
     question = page.context().key_question
-    assert question.answer is question.choices[question.answer_index] and question.answer.letter == "B"
-    assert '<a class="term" href="../../glossary/parallel/">Parallel</a>' in question.answer.html
-    assert "glossary/gpu/" not in question.answer.html + question.explanation  # the page's own term is not linked
+    answer = question.choices[question.answer_index]
+    assert answer.letter == "B"
+    assert '<a class="term" href="../../glossary/parallel/">Parallel</a>' in answer.html
+    assert "glossary/gpu/" not in answer.html + question.explanation  # the page's own term is not linked
     assert question.choices[0].html == "Niets"
 
 

@@ -1,32 +1,29 @@
-"""Fields: how a record kind is declared, and the readers that fill its fields.
+"""Fields: the vocabulary the schema (content/schema.py) declares record kinds with.
 
-A kind of record is two tables of fields (content/validate.py declares one kind per content folder):
-the keys of the record itself and the keys of each language block. A field names its key,
-the reader that turns its YAML node into a value, whether it is required, the value the
-model gets when it is absent, and the hint shown when a required one is missing. Reading a
-mapping against a table gives FieldValues: the values, and beside them where each was written.
+A kind of record is two tables of fields: the keys of the record itself and the keys of
+each language block. A field names its key, its shape (the reader that turns its YAML node
+into a value, and the JSON Schema of what it accepts), whether it is required, the value
+the model gets when it is absent, and, for text, how it is written (plain, inline Markdown
+or Markdown) and translated. A kind whose records come in types (questions) has a table
+pair per type, chosen by a key of the record (`type:`). Reading a mapping against a table
+gives FieldValues: the values, and beside them where each was written.
+
+Validation (content/validate.py), content.po (i18n/content_po.py), the conversion to HTML
+(content/html.py), the JSON Schema for editors (content/json_schema.py), import and export
+read these declarations; none of them knows a field by name that the schema could tell it.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
+import functools
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
 import yaml
 
 from studysite.content.node_reader import NodeReader
-from studysite.diagnostics import Location, did_you_mean
-
-ID_PATTERN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
-# An id names folders of the built site (<lang>/<kind>/<id>/index.html, urls.record), and
-# file systems allow a name of at most 255 bytes (ext4, APFS, NTFS). 200 bytes of UTF-8 (ids
-# are ASCII: 200 characters) leave room for a suffix that an output made from an id, or a
-# tool copying the site, may add (".partial", " (2)"), so that a site that checks also builds.
-MAX_ID_BYTES = 200
-ID_LENGTH_HINT = f"ids name the folders of the built pages (<lang>/<kind>/<id>/), so they are at most {MAX_ID_BYTES} characters"
-MIN_CHOICES, MAX_CHOICES = 2, 6
+from studysite.diagnostics import Location, Report, did_you_mean
 
 
 class Need(Enum):
@@ -36,6 +33,14 @@ class Need(Enum):
 
 
 OPTIONAL, REQUIRED, IN_SITE_LANGUAGES = Need.OPTIONAL, Need.REQUIRED, Need.IN_SITE_LANGUAGES
+
+
+class Text(Enum):
+    """How a text field is written: what it becomes on a page and what a translator is told."""
+
+    PLAIN = "plain text"  # shown as written (escaped)
+    INLINE = "inline Markdown"  # emphasis, code, links, math; no block elements
+    MARKDOWN = "Markdown"  # paragraphs, lists, tables...
 
 
 class _NoDefault:
@@ -66,18 +71,41 @@ class Context:
     language: str = ""
 
 
-Reader = Callable[[Context, yaml.Node, str], object]  # the value, or None after reporting why not
+Read = Callable[[Context, yaml.Node, str], object]  # the value, or None after reporting why not
+
+
+@dataclass(frozen=True)
+class Shape:
+    """How a value is written: the reader that takes it from its node, and the JSON Schema of
+    what that reader accepts (for editors; content/json_schema.py). rows: the table each item
+    of a list of mappings is read against (a comparison's aspects)."""
+
+    read: Read
+    json: Mapping[str, object]
+    rows: Table | None = None
 
 
 @dataclass(frozen=True)
 class Field:
-    """One key of a mapping: its reader, whether it is required, the model's value when absent."""
+    """One key of a mapping: its shape, whether it is required, the model's value when
+    absent; for text, its format and how content.po translates it."""
 
     name: str
-    read: Reader
+    shape: Shape
     need: Need = OPTIONAL
     default: object = NO_DEFAULT
     hint: str = ""  # for the error when a required field is missing
+    text: Text | None = None  # a text, or texts (a list, rows, pairs): how they are written
+    translated: bool = True  # a text in content.po; False: a language's own (other spellings)
+    same_count: bool = False  # as many items in every language (choices: the answer letters name them)
+    joined: bool = False  # content.po: the items as one entry, "a | b", each language its own number (accepted answers)
+    placing: bool = False  # decides where the record appears or what links to it (its topic, its name)
+    lettered: bool = False  # its items are named by letters A, B, C... (choices and their feedback)
+    about: str = ""  # what it holds: for the JSON Schema and translators' notes
+
+    @property
+    def translatable(self) -> bool:
+        return self.text is not None and self.translated
 
 
 class Table:
@@ -95,7 +123,11 @@ class Table:
     def field(self, name: str) -> Field | None:
         return self._by_name.get(name)
 
-    def build(self, values: dict, **given):
+    def extended(self, *fields: Field) -> Table:
+        """This table with more fields (a question type's, after the ones every type has)."""
+        return Table(self.model, *self.fields, *fields)
+
+    def build(self, values: Mapping[str, object], **given):
         """The model from the values read and the given ones; None when a field without a
         default has no value."""
         arguments = dict(given)
@@ -104,29 +136,79 @@ class Table:
                 value = values.get(f.name, f.default)
                 if value is NO_DEFAULT:
                     return None
-                arguments[f.name] = f.read.build(value) if isinstance(f.read, Rows) else value
+                arguments[f.name] = tuple(f.shape.rows.build(row.values) for row in value) if f.shape.rows is not None else value
         return self.model(**arguments)
 
 
+# A type-specific rule over a parsed record (a question's answer against its choices): it
+# reports what is wrong and says whether the record can still be built.
+Check = Callable[["ParsedRecord", Report], bool]
+
+
+def no_check(item: ParsedRecord, report: Report) -> bool:
+    return True
+
+
 @dataclass(frozen=True)
+class Variant:
+    """One type of a kind's records (a question type): the tables its records are read
+    against, the rule they must keep, and what the browser judges an answer by."""
+
+    name: str
+    record: Table
+    block: Table
+    check: Check = no_check
+    about: str = ""
+
+
+@dataclass(frozen=True, eq=False)
 class Kind:
-    """A record kind: its content folder, its noun in messages, its record-level fields
-    (model: the record) and the fields of a language block (model: the record's text)."""
+    """A record kind: its content folder, its noun in messages, and its tables (one pair, or
+    one per type named by the record's `variant_key`); check: its rules across fields."""
 
     folder: str
     noun: str
-    record: Table
-    block: Table
+    variants: Mapping[str, Variant]
+    variant_key: str = ""  # the record key that names its type ("type"); "": one type
+    default_variant: str = ""
+    check: Check = no_check
+
+    @property
+    def record(self) -> Table:
+        return self.variants[self.default_variant].record
+
+    @property
+    def block(self) -> Table:
+        return self.variants[self.default_variant].block
+
+    def variant(self, name: str) -> Variant:
+        return self.variants[name]
+
+    @functools.cached_property
+    def any_block(self) -> Table:
+        """The fields of every type's language blocks, each once, in the order the types
+        declare them (each type's are in this order too): a text whose type is not known
+        holds the others empty."""
+        fields = {f.name: f for variant in self.variants.values() for f in variant.block.fields}
+        return Table(self.block.model, *fields.values())
+
+    def block_table(self, record) -> Table:
+        """The language block table of a built record (its type's)."""
+        return self.variants[getattr(record, self.variant_key) if self.variant_key else self.default_variant].block
 
     def __reduce__(self):
-        """Pickled as its folder's name, to be one of validate's kinds again (the build cache keeps parsed records)."""
+        """Pickled as its folder's name, to be one of the schema's kinds again (the build cache keeps parsed records)."""
         return kind_in_folder, (self.folder,)
 
 
-def kind_in_folder(folder: str) -> Kind:
-    from studysite.content.validate import SCHEMAS  # where the kinds' schemas are declared; it imports this module
+def one_variant(table: Table, block: Table) -> dict[str, Variant]:
+    return {"": Variant("", table, block)}
 
-    return SCHEMAS[folder]
+
+def kind_in_folder(folder: str) -> Kind:
+    from studysite.content.schema import KIND_OF_FOLDER  # the declarations, which import this module
+
+    return KIND_OF_FOLDER[folder]
 
 
 @dataclass
@@ -135,23 +217,55 @@ class FieldValues:
 
     values: dict[str, object] = field(default_factory=dict)
     where: dict[str, Location] = field(default_factory=dict)
+    flowing: set[str] = field(default_factory=set)  # lists written [a, b, c] on one line, unquoted: a comma may have cut an item
 
     def read(self, context: Context, f: Field, node: yaml.Node) -> None:
-        value = f.read(context, node, f.name)
+        value = f.shape.read(context, node, f.name)
         if value is not None:
             self.values[f.name] = value
             self.where[f.name] = context.reader.where(node)
+            if is_flowing(node):
+                self.flowing.add(f.name)
+
+
+def is_flowing(node: yaml.Node) -> bool:
+    """Whether a list is written inline ([a, b]) on one line, its items unquoted: where an
+    item with a comma in it becomes two."""
+    items = node.value if isinstance(node, yaml.SequenceNode) and node.flow_style else ()
+    return len(items) > 1 and node.start_mark.line == node.end_mark.line and all(isinstance(item, yaml.ScalarNode) and not item.style for item in items)
+
+
+@dataclass
+class ParsedRecord:
+    """What one record file yields before the cross-file checks."""
+
+    kind: Kind
+    variant: str
+    id: str
+    id_location: Location
+    record: FieldValues
+    blocks: dict[str, FieldValues]  # by language
+    block_locations: dict[str, Location]  # where each language block's key is
+
+    @property
+    def tables(self) -> Variant:
+        return self.kind.variant(self.variant)
+
+    def counts(self, name: str) -> dict[str, tuple[int, Location]]:
+        """How many items a list field holds in each block that has it, and where it is."""
+        return {language: (len(block.values[name]), block.where[name]) for language, block in self.blocks.items() if name in block.values}
 
 
 def read_block(context: Context, node: yaml.Node, table: Table) -> FieldValues:
     """The fields of a language block (or of a row inside one); unknown keys are errors."""
     language, reader = context.language, context.reader
     block = FieldValues()
-    for key, key_node, value_node in reader.mapping(node, f"the '{language}' block") or ():
+    for key, key_node, value_node in reader.mapping(node, f"the '{language}' block" if language else f"a {context.noun}") or ():
         f = table.field(key)
         if f is None:
-            hint = did_you_mean(key, table.names) or f"a '{language}' block takes {', '.join(table.names)}"
-            reader.error(key_node, "key.unknown", f"unknown key '{key}' in the '{language}' block", hint)
+            where = f"the '{language}' block" if language else f"a {context.noun}"
+            hint = did_you_mean(key, table.names) or f"{where} takes {', '.join(table.names)}"
+            reader.error(key_node, "key.unknown", f"unknown key '{key}' in {where}", hint)
         else:
             block.read(context, f, value_node)
     return block
@@ -162,110 +276,54 @@ def mentions(node: yaml.Node, key: str) -> bool:
     return isinstance(node, yaml.MappingNode) and any(getattr(k, "value", None) == key for k, _ in node.value)
 
 
-# Readers: each turns a node into a value, or reports why it cannot and gives None.
+def texts_of(table: Table, model: object, prefix: str = "") -> Iterator[tuple[str, Field, str]]:
+    """(path, field, text) of every text a model of the table holds, in the table's order: a
+    field's own ("question"), a list's items ("choices.2", 1-based), a pair's sides
+    ("pairs.1.2"), a row's fields ("aspects.1.values.3"). Empty texts (a choice without
+    feedback) are left out."""
+    for f in table.fields:
+        value = getattr(model, f.name)
+        if f.shape.rows is not None:
+            for number, row in enumerate(value, 1):
+                yield from texts_of(f.shape.rows, row, f"{prefix}{f.name}.{number}.")
+        elif f.text is not None:
+            yield from _texts_in(f"{prefix}{f.name}", f, value)
 
 
-def text(context: Context, node: yaml.Node, key: str) -> str | None:
-    return context.reader.text(node, key)
+def _texts_in(path: str, f: Field, value: object) -> Iterator[tuple[str, Field, str]]:
+    if isinstance(value, str):
+        if value:
+            yield path, f, value
+    else:
+        for number, item in enumerate(value, 1):
+            yield from _texts_in(f"{path}.{number}", f, item)
 
 
-def number(context: Context, node: yaml.Node, key: str) -> float | None:
-    return context.reader.number(node, key)
+def with_texts(table: Table, model: object, text_of: Callable[[str, Field, str], object], prefix: str = ""):
+    """A model of the table with each of its texts (texts_of's paths) replaced by
+    text_of(path, field, text); the other fields as they are."""
+    values = {}
+    for f in table.fields:
+        value = getattr(model, f.name)
+        if f.shape.rows is not None:
+            value = tuple(with_texts(f.shape.rows, row, text_of, f"{prefix}{f.name}.{number}.") for number, row in enumerate(value, 1))
+        elif f.text is not None:
+            value = _replaced(f"{prefix}{f.name}", f, value, text_of)
+        values[f.name] = value
+    return type(model)(**values)
 
 
-def texts(context: Context, node: yaml.Node, key: str) -> tuple[str, ...] | None:
-    items = context.reader.text_list(node, key)
-    return None if items is None else tuple(value for value, _ in items)
+def _replaced(path: str, f: Field, value: object, text_of: Callable[[str, Field, str], object]) -> object:
+    if isinstance(value, str):
+        return text_of(path, f, value) if value else value
+    return tuple(_replaced(f"{path}.{number}", f, item, text_of) for number, item in enumerate(value, 1))
 
 
-def record_id(context: Context, node: yaml.Node, key: str) -> str | None:
-    value = context.reader.text(node, key)
-    if value is not None and not ID_PATTERN.fullmatch(value):
-        context.reader.error(node, "id.invalid", f"'{value}' is not a valid id", "ids use lowercase ASCII letters, digits and '-'")
-        return None
-    if value is not None and is_too_long(value):
-        context.reader.error(node, "id.invalid", f"the id '{abridged(value)}' is too long ({len(value)} characters)", ID_LENGTH_HINT)
-        return None
-    return value
-
-
-def is_too_long(record_id: str) -> bool:
-    """Whether an id would make a file name longer than file systems allow (MAX_ID_BYTES)."""
-    return len(record_id.encode("utf-8")) > MAX_ID_BYTES
-
-
-def abridged(record_id: str) -> str:
-    """A long id as its start, for a message that names it (the source line shows it whole)."""
-    return record_id if len(record_id) <= 40 else record_id[:40] + "…"
-
-
-def answer_index(context: Context, node: yaml.Node, key: str) -> int | None:
-    """The index of the choice that a letter (A, b, ...) names."""
-    value = context.reader.text(node, key)
-    if value is None:
-        return None
-    if not re.fullmatch(r"[A-Za-z]", value):
-        context.reader.error(node, "value.answer", f"'answer' must be one letter such as A, not '{value}'")
-        return None
-    return ord(value.upper()) - ord("A")
-
-
-def topic_id(context: Context, node: yaml.Node, key: str) -> str | None:
-    value = context.reader.text(node, key)
-    if value is not None:
-        context.references.append(Reference("topics", value, context.reader.where(node)))
-    return value
-
-
-def term_ids(at_least: int = 0) -> Reader:
-    """A reader for a list of glossary term ids, at least at_least of them."""
-
-    def read(context: Context, node: yaml.Node, key: str) -> tuple[str, ...] | None:
-        items = context.reader.text_list(node, key)
-        if items is None:
-            return None
-        if len(items) < at_least:
-            context.reader.error(node, "value.count", f"a {context.noun} needs at least {at_least} terms, not {len(items)}")
-        for value, item in items:
-            context.references.append(Reference("glossary", value, context.reader.where(item)))
-        return tuple(value for value, _ in items)
-
-    return read
-
-
-def choices(context: Context, node: yaml.Node, key: str) -> tuple[str, ...] | None:
-    items = context.reader.text_list(node, key)
-    if items is None:
-        return None
-    if not MIN_CHOICES <= len(items) <= MAX_CHOICES:
-        context.reader.error(node, "value.count", f"a {context.noun} has {MIN_CHOICES} to {MAX_CHOICES} choices, not {len(items)}")
-        return None
-    return tuple(value for value, _ in items)
-
-
-@dataclass(frozen=True)
-class Rows:
-    """A reader for a non-empty list of mappings, each read against a table. A row without
-    one of its required fields is reported and left out; the rows keep their locations, and
-    the model gets the table's model for each."""
-
-    table: Table
-    noun: str  # "an aspect"
-    hint: str  # how a row is written
-
-    def __call__(self, context: Context, node: yaml.Node, key: str) -> tuple[FieldValues, ...] | None:
-        if not isinstance(node, yaml.SequenceNode) or not node.value:
-            context.reader.error(node, "type.list", f"'{key}' must be a non-empty list of rows", self.hint)
-            return None
-        rows = []
-        for item in node.value:
-            row = read_block(context, item, self.table)
-            missing = next((f.name for f in self.table.fields if f.need is REQUIRED and f.name not in row.values), None)
-            if missing is None:
-                rows.append(row)
-            elif not mentions(item, missing):
-                context.reader.error(item, "field.missing", f"{self.noun} has no '{missing}'")
-        return tuple(rows) or None
-
-    def build(self, rows: tuple[FieldValues, ...]) -> tuple:
-        return tuple(self.table.build(row.values) for row in rows)
+def placement(kind: Kind, record) -> tuple:
+    """What of a record decides where it appears and what links to it (its placing fields,
+    and the languages it has a block in): an edit that keeps it keeps every page's sources."""
+    tables = kind.variant(getattr(record, kind.variant_key) if kind.variant_key else kind.default_variant)
+    own = tuple(getattr(record, f.name) for f in tables.record.fields if f.placing)
+    named = [f.name for f in tables.block.fields if f.placing]
+    texts = tuple(sorted((language, *(getattr(text, name) for name in named)) for language, text in record.texts.items()))
+    return own, texts

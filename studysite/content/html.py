@@ -9,7 +9,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from studysite.content.records import KINDS, Content
+from studysite.content.fields import Field, Text, texts_of, with_texts
+from studysite.content.records import KINDS, ComparisonText, Content, QuestionText, TermText, TopicText
+from studysite.content.schema import KIND_OF_FOLDER, QUESTIONS
 from studysite.diagnostics import Report
 from studysite.languages import locale_file
 from studysite.memo import NO_MEMO, Memo, Recorded, replay
@@ -18,32 +20,22 @@ from studysite.workers import can_fork, share_out_work
 
 
 @dataclass(frozen=True)
-class QuestionHtml:
-    stem: str
-    choices: tuple[str, ...]
-    explanation: str
-
-
-@dataclass(frozen=True)
-class ComparisonHtml:
-    rows: tuple[tuple[str, ...], ...]  # per aspect, one cell per term
-    summary: str
-
-
-@dataclass(frozen=True)
 class ContentHtml:
-    """Every content text as HTML, keyed by (record id, language of the text)."""
+    """Every content text as HTML, keyed by (record id, language of the text): each record's
+    text shaped as its text is (a QuestionText, a TopicText...), its Markdown and inline
+    fields as sanitised HTML, its plain ones as they are (the schema says which is which)."""
 
-    questions: Mapping[tuple[str, str], QuestionHtml]
-    topics: Mapping[tuple[str, str], str]
-    terms: Mapping[tuple[str, str], str]
-    comparisons: Mapping[tuple[str, str], ComparisonHtml]
-    site: Mapping[str, str]
+    questions: Mapping[tuple[str, str], QuestionText]
+    topics: Mapping[tuple[str, str], TopicText]
+    terms: Mapping[tuple[str, str], TermText]
+    comparisons: Mapping[tuple[str, str], ComparisonText]
+    site: Mapping[str, str]  # the site's description, by language
 
     def question_fragments(self, question_id: str, language: str) -> tuple[str, ...]:
-        """The texts of a question in the order its terms are linked: stem, explanation, choices."""
-        q = self.questions[(question_id, language)]
-        return (q.stem, q.explanation, *q.choices)
+        """The HTML texts of a question in the order its terms are linked: the schema's
+        order (stem, explanation, then its type's fields: choices, feedback, items...)."""
+        question = self.questions[(question_id, language)]
+        return tuple(text for _, field, text in texts_of(QUESTIONS.any_block, question) if field.text is not Text.PLAIN)
 
 
 MISSES_DONE_HERE = 64  # a rebuild's few new texts are converted in this process; more, by forked processes
@@ -109,26 +101,28 @@ def _convert_texts(markup: MarkdownConverter, content: Content, with_site: bool 
 
     root = markup.report.source_root if markup.report is not None else None  # the content folder, beside locales/ (pipeline.Options.site_root)
     translations = {lang: locale_file(root.parent / "locales", lang, "content") if root is not None else None for lang in languages}
+    converters = {Text.INLINE: markup.inline, Text.MARKDOWN: markup.block}
 
-    def each(records):
-        for record in records.values():
+    def html(path: str, field: Field, text: str) -> str:
+        convert = converters.get(field.text)
+        return convert(text) if convert is not None else text
+
+    def converted(kind: str) -> dict[tuple[str, str], object]:
+        schema, texts = KIND_OF_FOLDER[kind], {}
+        for record in content.records(kind).values():
             markup.source = record.location.path
+            table = schema.block_table(record)
             for lang, text in record.texts.items():
                 if lang in languages:
                     markup.translation = translations[lang]  # where a problem is looked for when the record's file has not its text
-                    yield record, lang, text
+                    texts[(record.id, lang)] = with_texts(table, text, html)
+        return texts
 
     return ContentHtml(
-        questions={
-            (q.id, lang): QuestionHtml(markup.inline(t.question), tuple(map(markup.inline, t.choices)), markup.block(t.explanation))
-            for q, lang, t in each(content.questions)
-        },
-        topics={(r.id, lang): markup.block(t.description) for r, lang, t in each(content.topics) if t.description},
-        terms={(r.id, lang): markup.block(t.definition) for r, lang, t in each(content.terms) if t.definition},
-        comparisons={
-            (c.id, lang): ComparisonHtml(tuple(tuple(map(markup.inline, a.values)) for a in t.aspects), markup.block(t.summary) if t.summary else "")
-            for c, lang, t in each(content.comparisons)
-        },
+        questions=converted("questions"),
+        topics=converted("topics"),
+        terms=converted("glossary"),
+        comparisons=converted("comparisons"),
         site=_site_descriptions(markup, content) if with_site else {},
     )
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from studysite.diagnostics import Location
 
@@ -18,9 +19,10 @@ class SiteText:
 @dataclass(frozen=True)
 class SiteConfig:
     languages: tuple[str, ...]
-    base_url: str
-    fallback: str  # "notice" or "skip"
+    base_url: str = "/"
+    fallback: str = "notice"  # or "skip"
     term_language: str = ""
+    accents: str = "count"  # typed answers: "ignore" takes an answer without its accents as right
     texts: Mapping[str, SiteText] = field(default_factory=dict)
 
     @property
@@ -44,9 +46,23 @@ class Topic:
 
 @dataclass(frozen=True)
 class QuestionText:
-    question: str
-    choices: tuple[str, ...]
-    explanation: str
+    """A question's text in one language: the fields of its type (content/schema.py), the
+    others empty."""
+
+    question: str  # the stem; a typed question's may hold one blank, ___
+    explanation: str = ""
+    choices: tuple[str, ...] = ()  # single, multiple
+    feedback: tuple[str, ...] = ()  # one per choice, "" for none
+    accept: tuple[str, ...] = ()  # typed: the answers taken as right
+    unit: str = ""  # numeric
+    items: tuple[str, ...] = ()  # order: in the right order
+    pairs: tuple[tuple[str, str], ...] = ()  # match: (left, right), each right
+
+
+# What a question's `answer:` holds, by type: the index of the right choice (single), the
+# indexes of the right ones (multiple), True or False (true-false), the number (numeric);
+# typed, order and match questions have none (their text says it).
+Answer = int | tuple[int, ...] | bool | Decimal | None
 
 
 @dataclass(frozen=True)
@@ -55,9 +71,12 @@ class Question:
     location: Location
     topic: str
     order: float  # place in its topic's list; unordered questions follow, by file path
-    answer: int  # index into choices
     terms: tuple[str, ...]
     texts: Mapping[str, QuestionText]
+    type: str = "single"
+    answer: Answer = None
+    tolerance: Decimal = Decimal(0)  # numeric: how far from the answer a number may be
+    accents: str = ""  # typed: "ignore" or "count"; "": as site.yaml says
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,10 @@
 """Validate: turn the located YAML nodes into frozen records, enforcing every content rule.
 
-Each record kind is declared once, below, as a table of its fields (content/fields.py reads them).
+Every kind of record and question type is declared once, in content/schema.py; this module
+reads records against those declarations. There is one way to read a record file:
+read_record, a function of its path, kind and bytes and of the site's languages alone, which
+a cold build, the build cache (incremental/readings.py) and serve's quick edits all call.
+The rules that need other files (unique ids, references, term names) follow in content_of.
 All problems of a run are collected in the report; the caller stops once, after this phase.
 """
 
@@ -13,140 +17,28 @@ from dataclasses import dataclass, replace
 
 import yaml
 
+from studysite import urls
 from studysite.content.fields import (
-    ID_LENGTH_HINT,
-    ID_PATTERN,
     IN_SITE_LANGUAGES,
     REQUIRED,
     Context,
-    Field,
     FieldValues,
     Kind,
+    ParsedRecord,
     Reference,
-    Rows,
     Table,
-    abridged,
-    answer_index,
-    choices,
-    is_too_long,
     mentions,
-    number,
     read_block,
-    record_id,
-    term_ids,
-    text,
-    texts,
-    topic_id,
 )
-from studysite.content.load import Document
+from studysite.content.load import Document, parse_bytes
 from studysite.content.node_reader import NodeReader
-from studysite.content.records import (
-    KINDS,
-    Aspect,
-    Comparison,
-    ComparisonText,
-    Content,
-    Question,
-    QuestionText,
-    SiteConfig,
-    Term,
-    TermText,
-    Topic,
-    TopicText,
-    answer_letter,
-)
-from studysite.content.site_config import read_site_config
-from studysite.diagnostics import Diagnostic, Location, Report, Severity, did_you_mean, plural
+from studysite.content.readers import ID_LENGTH_HINT, ID_PATTERN, abridged, is_too_long
+from studysite.content.records import KINDS, Content, SiteConfig
+from studysite.content.schema import KIND_OF_FOLDER, SITE
+from studysite.diagnostics import Diagnostic, Location, Report, Severity, did_you_mean
 from studysite.languages import is_valid_language, language_problem
 
-UNORDERED = float("inf")  # records without an 'order' follow the ordered ones, by file path
-TOPIC_HINT = "name the topic this belongs to, e.g. 'topic: ai-hardware-stack'"
-
-# The record kinds. A record has its own keys and one block per language; a required block
-# field is required in every block, or (IN_SITE_LANGUAGES) only in the blocks of the site's
-# languages. A field without a default must have a value for its record or text to be built.
-TOPICS = Kind(
-    "topics",
-    "topic",
-    record=Table(
-        Topic,
-        Field("id", record_id),
-        Field("order", number, default=UNORDERED),
-    ),
-    block=Table(
-        TopicText,
-        Field("title", text, REQUIRED),
-        Field("description", text, default=""),
-    ),
-)
-QUESTIONS = Kind(
-    "questions",
-    "question",
-    record=Table(
-        Question,
-        Field("id", record_id),
-        Field("topic", topic_id, REQUIRED, hint=TOPIC_HINT),
-        Field("order", number, default=UNORDERED),
-        Field("answer", answer_index, REQUIRED, hint="give the letter of the correct choice, e.g. 'answer: A'"),
-        Field("terms", term_ids(), default=()),
-    ),
-    block=Table(
-        QuestionText,
-        Field("question", text, REQUIRED),
-        Field("choices", choices, IN_SITE_LANGUAGES),
-        Field("explanation", text, IN_SITE_LANGUAGES, hint="explain why the answer is right; Markdown is allowed"),
-    ),
-)
-GLOSSARY = Kind(
-    "glossary",
-    "term",
-    record=Table(
-        Term,
-        Field("id", record_id),
-        Field("related", term_ids(), default=()),
-    ),
-    block=Table(
-        TermText,
-        Field("term", text, REQUIRED),
-        Field("aliases", texts, default=()),
-        Field("definition", text, IN_SITE_LANGUAGES, default="", hint="define the term; Markdown is allowed"),
-    ),
-)
-ASPECT_ROW = Table(
-    Aspect,
-    Field("label", text, REQUIRED),
-    Field("values", texts, REQUIRED),
-)
-COMPARISONS = Kind(
-    "comparisons",
-    "comparison",
-    record=Table(
-        Comparison,
-        Field("id", record_id),
-        Field("topic", topic_id, REQUIRED, hint=TOPIC_HINT),
-        Field("terms", term_ids(at_least=2), REQUIRED, hint="list the compared term ids, e.g. 'terms: [gpu, tpu]'"),
-    ),
-    block=Table(
-        ComparisonText,
-        Field("title", text, REQUIRED),
-        Field("aspects", Rows(ASPECT_ROW, "an aspect", "each row is '- label: ...' with 'values: [...]'"), IN_SITE_LANGUAGES),
-        Field("summary", text, default=""),
-    ),
-)
-SCHEMAS = {kind.folder: kind for kind in (TOPICS, QUESTIONS, GLOSSARY, COMPARISONS)}  # each of the record kinds (model.KINDS)
-assert tuple(SCHEMAS) == KINDS, "a schema for each kind of record, in their order"
-
-
-@dataclass
-class ParsedRecord:
-    """What one record file yields before the cross-file checks."""
-
-    kind: Kind
-    id: str
-    id_location: Location
-    record: FieldValues
-    blocks: dict[str, FieldValues]  # by language
-    block_locations: dict[str, Location]  # where each language block's key is
+assert tuple(KIND_OF_FOLDER) == KINDS, "a schema for each kind of record, in their order"
 
 
 @dataclass(frozen=True)
@@ -162,6 +54,16 @@ class Reading:
     diagnostics: tuple[Diagnostic, ...]
     references: tuple[Reference, ...]
     blocks: Mapping[str, tuple[int, int]]
+
+
+def read_record(path: str, kind: str, data: bytes, languages: tuple[str, ...]) -> Reading:
+    """A record file read: its bytes parsed as YAML and read against its kind's schema."""
+    report = Report()
+    node = parse_bytes(data, path, report)
+    if node is None:
+        return Reading(path, kind, None, tuple(report.diagnostics), (), {})
+    reading = read_document(Document(path, kind, node), languages)
+    return replace(reading, diagnostics=(*report.diagnostics, *reading.diagnostics))
 
 
 def read_document(document: Document, languages: tuple[str, ...]) -> Reading:
@@ -186,7 +88,7 @@ def validate_content(documents: list[Document], report: Report, base_url_overrid
     missing a language is not warned about when `supplied` holds its (kind, id, language):
     content.po translates it (i18n/content_po.py checks that translation)."""
     site_docs = [d for d in documents if d.kind == "site"]
-    site = read_site_config(site_docs[0], report, base_url_override) if site_docs else None
+    site = read_site(site_docs[0], report, base_url_override) if site_docs else None
     languages = site.languages if site else ()
     return content_of(site, [read_document(d, languages) for d in documents if d.kind != "site"], report, supplied)
 
@@ -208,14 +110,91 @@ def content_of(site: SiteConfig | None, readings: list[Reading], report: Report,
     return Content.of_kinds(site, records)
 
 
-def validate_record(document: Document, report: Report, languages: tuple[str, ...], supplied: frozenset = frozenset()):
-    """The record of one content file, by every rule that needs no other file, or None. For
-    a file whose references did not change (serve/quick_edit.py checks that): they are not checked."""
-    validator = _RecordValidator(report, languages, supplied)
-    parsed = validator.record(document)
-    if parsed is None:
+def record_alone(reading: Reading, report: Report, languages: tuple[str, ...], supplied: frozenset = frozenset()):
+    """The record of a reading, by every rule that needs no other file, or None; its problems
+    go to the report. For a file whose references did not change (serve/quick_edit.py checks that)."""
+    for d in reading.diagnostics:
+        (report.error if d.severity is Severity.ERROR else report.warning)(d.location, d.code, d.message, d.hint)
+    if reading.parsed is None or report.errors:
         return None
-    return _build(parsed) if validator.check(parsed) else None
+    return _build(reading.parsed) if _RecordValidator(report, languages, supplied).check(reading.parsed) else None
+
+
+# -- site.yaml ---------------------------------------------------------------------------
+
+
+def read_site(document: Document, report: Report, base_url_override: str = "") -> SiteConfig | None:
+    """site.yaml read against the schema's SITE; None when it names no usable language."""
+    reader = NodeReader(document.path, report)
+    context = Context(reader, SITE.noun, [])
+    entries = reader.mapping(document.node, "site.yaml")
+    if entries is None:
+        return None
+    values, texts, blocks = FieldValues(), {}, set()
+    for key, key_node, value_node in entries:
+        field = SITE.record.field(key)
+        if field is not None:
+            values.read(context, field, value_node)
+        elif not isinstance(value_node, yaml.MappingNode):
+            reader.error(key_node, "key.unknown", f"unknown key '{key}' in site.yaml", did_you_mean(key, SITE.record.names))
+        elif problem := language_problem(key):
+            message, canonical = problem
+            reader.error(key_node, "language.invalid", message, did_you_mean(key, SITE.record.names) or (f"write '{canonical}'" if canonical else ""))
+        else:
+            blocks.add(key)
+            text = _site_text(replace(context, language=key), key, value_node, SITE.block)
+            if text is not None:
+                texts[key] = text
+    languages = values.values.get("languages")
+    if not languages:
+        if "languages" not in values.values and not mentions(document.node, "languages"):
+            reader.error(document.node, "field.missing", "site.yaml has no 'languages'", SITE.record.field("languages").hint)
+        return None
+    _check_titles(reader, document, languages, blocks)
+    base_url = urls.normalize_base_url(base_url_override or values.values.get("base_url") or "/")
+    return SITE.record.build(values.values, base_url=base_url, texts=texts)
+
+
+def _site_text(context: Context, language: str, node: yaml.Node, table: Table):
+    """A language's block of site.yaml: its title (required) and its short title, which must
+    be shorter (one no shorter would not help)."""
+    block = read_block(context, node, table)
+    reader = context.reader
+    if "title" not in block.values:
+        if not mentions(node, "title"):  # set, but not a text: reported already
+            reader.error(node, "field.missing", f"the '{language}' block of site.yaml has no 'title'", f"add 'title: ...' to the '{language}' block")
+        return None
+    short, title = block.values.get("short_title", ""), block.values["title"]
+    if short and len(short) >= len(title):
+        reader.report.error(block.where["short_title"], "value.long", f"short_title '{short}' is not shorter than the title '{title}'", "shorten it, or leave it out")
+        block.values.pop("short_title")
+    return table.build(block.values)
+
+
+def _check_titles(reader: NodeReader, document: Document, languages: tuple[str, ...], blocks: set[str]) -> None:
+    """A language without a block has no title. For the default language that is an error:
+    its title is every page's title, and the other languages' when they have none. For
+    another language it is a warning: its pages show the default language's title."""
+    default = languages[0]
+    if default not in blocks:
+        reader.error(
+            _listed(document, default),
+            "field.missing",
+            f"the default language '{default}' has no title in site.yaml",
+            f"add a block '{default}: {{title: ...}}' to site.yaml: every page's title comes from the default language's",
+        )
+    for code in languages[1:]:
+        if code not in blocks:
+            reader.report.warning(reader.where(document.node), "translation.missing", f"site.yaml has no '{code}' title", f"add '{code}: {{title: ...}}'")
+
+
+def _listed(document: Document, code: str) -> yaml.Node:
+    """Where the 'languages' list names a language: the list's item, else the whole file."""
+    lists = [value for key, value in document.node.value if getattr(key, "value", None) == "languages" and isinstance(value, yaml.SequenceNode)]
+    return next((item for item in (lists[0].value if lists else ()) if getattr(item, "value", None) == code), document.node)
+
+
+# -- records -----------------------------------------------------------------------------
 
 
 class _RecordValidator:
@@ -226,23 +205,27 @@ class _RecordValidator:
         self.references: list[Reference] = []
 
     def record(self, document: Document) -> ParsedRecord | None:
-        kind = SCHEMAS[document.kind]
+        kind = KIND_OF_FOLDER[document.kind]
         reader = NodeReader(document.path, self.report)
         context = Context(reader, kind.noun, self.references)
         entries = reader.mapping(document.node, f"a {kind.noun} record")
         if entries is None:
             return None
+        variant = self._variant(context, kind, entries)
+        if variant is None:
+            return None
+        tables = kind.variant(variant)
         record, blocks, block_locations = FieldValues(), {}, {}
         for key, key_node, value_node in entries:
-            field = kind.record.field(key)
+            field = tables.record.field(key)
             if field is not None:
                 record.read(context, field, value_node)
             elif not isinstance(value_node, yaml.MappingNode):
-                self._not_a_block(reader, kind, key, key_node, value_node)
-            elif self._is_language(reader, kind, key, key_node):
-                blocks[key] = self._language_block(replace(context, language=key), kind, value_node)
+                self._not_a_block(reader, kind, variant, key, key_node, value_node)
+            elif self._is_language(reader, kind, variant, key, key_node):
+                blocks[key] = self._language_block(replace(context, language=key), kind, variant, value_node)
                 block_locations[key] = reader.where(key_node)
-        for field in kind.record.fields:
+        for field in tables.record.fields:
             if field.need is REQUIRED and field.name not in record.values and not mentions(document.node, field.name):
                 reader.error(document.node, "field.missing", f"the {kind.noun} has no '{field.name}'", field.hint)
         record_id, id_location = self._record_id(document, record)
@@ -252,32 +235,47 @@ class _RecordValidator:
             hint = f"add a block per language, such as '{(self.languages or ('nl',))[0]}:'"
             reader.error(document.node, "translation.none", f"the {kind.noun} has no language block", hint)
             return None
-        return ParsedRecord(kind, record_id, id_location, record, blocks, block_locations)
+        return ParsedRecord(kind, variant, record_id, id_location, record, blocks, block_locations)
 
-    def _not_a_block(self, reader: NodeReader, kind: Kind, key: str, key_node: yaml.Node, value_node: yaml.Node) -> None:
+    def _variant(self, context: Context, kind: Kind, entries: list) -> str | None:
+        """The type a record names (its kind's default when it names none); None when the
+        type it names is unknown (reported)."""
+        if not kind.variant_key:
+            return kind.default_variant
+        for key, _, value_node in entries:
+            if key == kind.variant_key:
+                return kind.record.field(key).shape.read(context, value_node, key)
+        return kind.default_variant
+
+    def _not_a_block(self, reader: NodeReader, kind: Kind, variant: str, key: str, key_node: yaml.Node, value_node: yaml.Node) -> None:
         """A key that is no field and holds no mapping: a language block left empty or
         written as a list or text, else a key the record does not know."""
-        if key in self.languages or (is_valid_language(key) and key not in kind.record.names and not did_you_mean(key, kind.record.names)):
-            first = ", ".join(kind.block.names[:2])
+        tables = kind.variant(variant)
+        if key in self.languages or (is_valid_language(key) and key not in _all_record_names(kind) and not did_you_mean(key, tables.record.names)):
+            first = ", ".join(tables.block.names[:2])
             reader.error(
                 value_node, "type.mapping", f"the '{key}' block is not a mapping of keys to texts", f"write its keys indented under '{key}:', such as {first}"
             )
             return
-        self._unknown_key(reader, kind, key, key_node)
+        self._unknown_key(reader, kind, variant, key, key_node)
 
-    def _unknown_key(self, reader: NodeReader, kind: Kind, key: str, key_node: yaml.Node) -> None:
-        hint = did_you_mean(key, kind.record.names)
-        if key in kind.block.names:
+    def _unknown_key(self, reader: NodeReader, kind: Kind, variant: str, key: str, key_node: yaml.Node) -> None:
+        tables = kind.variant(variant)
+        hint = did_you_mean(key, tables.record.names)
+        elsewhere = [name for name, other in kind.variants.items() if other.record.field(key) is not None]
+        if key in tables.block.names:
             hint = f"'{key}' belongs inside a language block such as '{(self.languages or ('nl',))[0]}:'"
-        reader.error(key_node, "key.unknown", f"unknown key '{key}'", hint or f"a {kind.noun} takes {', '.join(kind.record.names)} and language blocks")
+        elif elsewhere:
+            hint = f"'{key}' belongs to {kind.noun}s of type {' or '.join(elsewhere)}; this one is of type {variant}"
+        reader.error(key_node, "key.unknown", f"unknown key '{key}'", hint or f"a {kind.noun} takes {', '.join(tables.record.names)} and language blocks")
 
-    def _is_language(self, reader: NodeReader, kind: Kind, key: str, key_node: yaml.Node) -> bool:
+    def _is_language(self, reader: NodeReader, kind: Kind, variant: str, key: str, key_node: yaml.Node) -> bool:
         problem = language_problem(key)
         if problem is None:
             return True
         message, canonical = problem
         hint = (f"write '{canonical}:'" if canonical else did_you_mean(key, self.languages)) or (
-            f"language blocks are keyed by a code such as 'nl', 'fr' or 'pt-BR'; record keys are {', '.join(kind.record.names)}"
+            f"language blocks are keyed by a code such as 'nl', 'fr' or 'pt-BR'; record keys are {', '.join(kind.variant(variant).record.names)}"
         )
         reader.error(key_node, "language.invalid", message, hint)
         return False
@@ -308,10 +306,11 @@ class _RecordValidator:
             return None
         return stem
 
-    def _language_block(self, context: Context, kind: Kind, node: yaml.Node) -> FieldValues:
-        block = read_block(context, node, kind.block)
+    def _language_block(self, context: Context, kind: Kind, variant: str, node: yaml.Node) -> FieldValues:
+        table = kind.variant(variant).block
+        block = read_block(context, node, table)
         needs = (REQUIRED, IN_SITE_LANGUAGES) if context.language in self.languages else (REQUIRED,)
-        for field in kind.block.fields:
+        for field in table.fields:
             if field.need in needs and field.name not in block.values and not mentions(node, field.name):
                 context.reader.error(node, "field.missing", f"the '{context.language}' block has no '{field.name}'", field.hint)
         return block
@@ -319,7 +318,7 @@ class _RecordValidator:
     def link(self, parsed: list[ParsedRecord]) -> dict[str, dict]:
         """Cross-file rules: unique ids, references, translations; then the frozen records,
         by content folder."""
-        by_kind: dict[str, dict[str, ParsedRecord]] = {folder: {} for folder in SCHEMAS}
+        by_kind: dict[str, dict[str, ParsedRecord]] = {folder: {} for folder in KIND_OF_FOLDER}
         for item in parsed:
             existing = by_kind[item.kind.folder].get(item.id)
             if existing:
@@ -334,7 +333,7 @@ class _RecordValidator:
         for reference in self.references:
             known = by_kind[reference.kind]
             if reference.target not in known:
-                noun = SCHEMAS[reference.kind].noun
+                noun = KIND_OF_FOLDER[reference.kind].noun
                 hint = did_you_mean(reference.target, known) or f"{noun}s are the files in {reference.kind}/"
                 self.report.error(reference.location, f"ref.unknown-{noun}", f"unknown {noun} '{reference.target}'", hint)
         _check_term_names(by_kind["glossary"].values(), self.report)
@@ -345,11 +344,11 @@ class _RecordValidator:
         """The rules of a record that need no other file; False when the record cannot be
         built. The parsed record is left as it is (the build cache keeps it)."""
         self._check_translations(item)
-        if item.kind is QUESTIONS:
-            return self._check_choices(item)
-        if item.kind is COMPARISONS:
-            self._check_aspects(item)
-        return True
+        for field in item.tables.block.fields:
+            if field.same_count:
+                self._check_count(item, field.name)
+        of_type, of_kind = item.tables.check(item, self.report), item.kind.check(item, self.report)  # both told, whatever the first says
+        return of_type and of_kind
 
     def _check_translations(self, item: ParsedRecord) -> None:
         for language in self.languages:
@@ -359,41 +358,25 @@ class _RecordValidator:
                     last_block, "translation.missing", f"{item.kind.noun} '{item.id}' has no '{language}' text", f"add a block '{language}:' like this one"
                 )
 
-    def _check_choices(self, item: ParsedRecord) -> bool:
-        """Whether the question can be built: its answer is one of its choices."""
-        counts = {lang: len(b.values["choices"]) for lang, b in item.blocks.items() if "choices" in b.values}
+    def _check_count(self, item: ParsedRecord, name: str) -> None:
+        """A list that every language must have as many items of (choices, items, pairs):
+        each block that differs from the first site language's is an error at its list."""
+        counts = item.counts(name)
         if not counts:
-            return True
-        reference_language = next((lang for lang in self.languages if lang in counts), next(iter(counts)))
-        expected = counts[reference_language]
-        for language, count in counts.items():
+            return
+        reference = next((lang for lang in self.languages if lang in counts), next(iter(counts)))
+        expected = counts[reference][0]
+        for language, (count, where) in counts.items():
             if count != expected:
-                self.report.error(
-                    item.blocks[language].where["choices"],
-                    "choices.mismatch",
-                    f"the '{language}' block has {count} choices but the '{reference_language}' block has {expected}",
-                    "every language lists the same choices in the same order",
-                )
-        answer = item.record.values.get("answer")
-        fewest = min(counts.values())
-        if answer is not None and answer >= fewest:
-            message = f"answer '{answer_letter(answer)}' is outside the {fewest} choices (A-{answer_letter(fewest - 1)})"
-            self.report.error(item.record.where["answer"], "value.answer", message)
-            return False
-        return True
+                hint = f"every language lists the same {name} in the same order"
+                if count > expected and name in item.blocks[language].flowing:
+                    hint = f"an item with a comma in it must be quoted, or the comma splits it in two: [\"one, two\", three]; {hint}"
+                message = f"the '{language}' block has {count} {name} but the '{reference}' block has {expected}"
+                self.report.error(where, f"{name}.mismatch" if name == "choices" else "value.count", message, hint)
 
-    def _check_aspects(self, item: ParsedRecord) -> None:
-        columns = len(item.record.values.get("terms", ()))
-        for block in item.blocks.values():
-            for row in block.values.get("aspects", ()):
-                label, values = row.values["label"], row.values["values"]
-                if columns and len(values) != columns:
-                    self.report.error(
-                        row.where["values"],
-                        "value.count",
-                        f"aspect '{label}' has {plural(len(values), 'value')} for {plural(columns, 'term')}",
-                        "give one value per term, in the order of 'terms'",
-                    )
+
+def _all_record_names(kind: Kind) -> set[str]:
+    return {name for variant in kind.variants.values() for name in variant.record.names}
 
 
 def _check_term_names(terms, report: Report) -> None:
@@ -421,5 +404,6 @@ def _check_term_names(terms, report: Report) -> None:
 def _build(item: ParsedRecord):
     """The frozen record, with a text per language block that has what the text needs; None
     when the record lacks a field it needs (reported already)."""
-    by_language = {language: t for language, block in item.blocks.items() for t in [item.kind.block.build(block.values)] if t is not None}
-    return item.kind.record.build(item.record.values, id=item.id, location=item.id_location, texts=by_language)
+    tables = item.tables
+    by_language = {language: t for language, block in item.blocks.items() for t in [tables.block.build(block.values)] if t is not None}
+    return tables.record.build(item.record.values, id=item.id, location=item.id_location, texts=by_language)

@@ -23,7 +23,9 @@ from pathlib import Path
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import unescape
 
-from studysite.content.records import FIELD_OF_KIND, KINDS, Aspect, ComparisonText, Content, QuestionText, Record, TermText, TopicText
+from studysite.content.fields import Table, texts_of
+from studysite.content.records import FIELD_OF_KIND, KINDS, Content, Record
+from studysite.content.schema import KIND_OF_FOLDER
 from studysite.diagnostics import Location, Report, did_you_mean
 from studysite.fileio import shown_path
 from studysite.i18n import po_check
@@ -31,10 +33,7 @@ from studysite.languages import is_valid_language, locale_file, parse_locale
 
 DOMAIN = "content"
 TEMPLATE_FILE = f"{DOMAIN}.pot"
-NOUNS = {"topics": "topic", "questions": "question", "glossary": "term", "comparisons": "comparison"}
-FORMATS = {"description": "Markdown", "explanation": "Markdown", "definition": "Markdown", "summary": "Markdown", "title": "plain text", "term": "plain text"}
-
-
+JOINED = " | "  # how the items of a joined field (accepted answers) are written as one entry
 @dataclass(frozen=True)
 class Entry:
     """One translation read from a content.po."""
@@ -66,6 +65,10 @@ class Coverage:
     outdated: Mapping[tuple[str, str], str] = dataclasses.field(default_factory=dict)  # (kind, id) -> "path:line"
 
 
+def noun(kind: str) -> str:
+    return KIND_OF_FOLDER[kind].noun
+
+
 def po_path(locales_dir: Path, language: str) -> Path:
     return locale_file(locales_dir, language, DOMAIN)
 
@@ -75,48 +78,66 @@ def records_of(content: Content) -> list[tuple[str, Record]]:
     return [(kind, content.records(kind)[record_id]) for kind in KINDS for record_id in sorted(content.records(kind))]
 
 
-def text_fields(kind: str, text) -> list[tuple[str, str]]:
-    """(field, text) for every translatable field of a language block, in reading order.
-    Aliases are left out: they are other spellings in a language, not translations."""
-    if kind == "topics":
-        return [("title", text.title), *([("description", text.description)] if text.description else [])]
-    if kind == "questions":
-        choices = [(f"choices.{number}", choice) for number, choice in enumerate(text.choices, 1)]
-        return [("question", text.question), *choices, ("explanation", text.explanation)]
-    if kind == "glossary":
-        return [("term", text.term), *([("definition", text.definition)] if text.definition else [])]
-    fields = [("title", text.title)]
-    for row, aspect in enumerate(text.aspects, 1):
-        fields.append((f"aspects.{row}.label", aspect.label))
-        fields += [(f"aspects.{row}.values.{column}", value) for column, value in enumerate(aspect.values, 1)]
-    return fields + ([("summary", text.summary)] if text.summary else [])
+def block_table(kind: str, record: Record) -> Table:
+    """The table of a record's language blocks (its type's, for a question)."""
+    return KIND_OF_FOLDER[kind].block_table(record)
 
 
-def build_text(kind: str, source, translated: Mapping[str, str]):
-    """A language block made of translated fields, shaped like the source block."""
-    if kind == "topics":
-        return TopicText(translated["title"], translated.get("description", ""))
-    if kind == "questions":
-        choices = tuple(translated[f"choices.{n}"] for n in range(1, len(source.choices) + 1))
-        return QuestionText(translated["question"], choices, translated["explanation"])
-    if kind == "glossary":
-        return TermText(translated["term"], (), translated.get("definition", ""))
-    aspects = tuple(
-        Aspect(translated[f"aspects.{row}.label"], tuple(translated[f"aspects.{row}.values.{col}"] for col in range(1, len(aspect.values) + 1)))
-        for row, aspect in enumerate(source.aspects, 1)
-    )
-    return ComparisonText(translated["title"], aspects, translated.get("summary", ""))
+def text_fields(table: Table, text) -> list[tuple[str, str]]:
+    """(field, text) for every translatable text of a language block, in reading order (the
+    schema's): a list's items one by one ("choices.2"), a joined field's as one entry
+    ("accept": "6 | zes", each language listing as many as it has). Other spellings
+    (aliases) are left out: they are a language's own, not translations."""
+    fields, joined = [], set()
+    for path, field, value in texts_of(table, text):
+        if not field.translatable:
+            continue
+        if field.joined:
+            if field.name not in joined:
+                joined.add(field.name)
+                fields.append((field.name, JOINED.join(getattr(text, field.name))))
+        else:
+            fields.append((path, value))
+    return fields
 
 
-def describe_field(field: str) -> str:
-    """A translator's note on a field: what it is and how it is written."""
-    parts = field.split(".")
-    if parts[0] == "choices":
-        return f"choice {chr(ord('A') + int(parts[1]) - 1)} (inline Markdown)"
-    if parts[0] == "aspects":
-        where = f"row {parts[1]} label" if parts[2] == "label" else f"row {parts[1]}, value {parts[3]}"
-        return f"{where} ({'plain text' if parts[2] == 'label' else 'inline Markdown'})"
-    return f"{parts[0]} ({FORMATS.get(parts[0], 'inline Markdown')})"
+def build_text(table: Table, source, translated: Mapping[str, str], prefix: str = ""):
+    """A language block made of translated texts, shaped like the source block; what is not
+    translated (other spellings, a language's own files) is left at its default."""
+    values = {}
+    for field in table.fields:
+        value = getattr(source, field.name)
+        if field.shape.rows is not None:
+            value = tuple(build_text(field.shape.rows, row, translated, f"{prefix}{field.name}.{number}.") for number, row in enumerate(value, 1))
+        elif not field.translatable:
+            value = field.default
+        elif field.joined:
+            value = tuple(part.strip() for part in translated[prefix + field.name].split("|") if part.strip())
+        else:
+            value = _translated(prefix + field.name, value, translated)
+        values[field.name] = value
+    return table.build(values)
+
+
+def _translated(path: str, value, translated: Mapping[str, str]):
+    """A text, or a list or pairs of them, each replaced by its translation (texts_of's paths)."""
+    if isinstance(value, str):
+        return translated[path] if value else value
+    return tuple(_translated(f"{path}.{number}", item, translated) for number, item in enumerate(value, 1))
+
+
+def describe_field(table: Table, path: str) -> str:
+    """A translator's note on a field: what it is and how it is written: "choice B (inline
+    Markdown)", "aspects row 1, label (plain text)", "accept (plain text; ...)"."""
+    name, *rest = path.split(".")
+    field = table.field(name)
+    if field is None or field.shape.rows is not None and len(rest) < 2:
+        return path
+    if field.shape.rows is not None:
+        return f"{name} row {rest[0]}, {describe_field(field.shape.rows, '.'.join(rest[1:]))}"
+    words = f"{name.removesuffix('s')} {chr(ord('A') + int(rest[0]) - 1)}" if field.lettered and len(rest) == 1 else " ".join((name, *rest))
+    how = f"{field.text.value}; alternatives separated by '{JOINED.strip()}'" if field.joined else field.text.value
+    return f"{words} ({how})"
 
 
 def context_of(kind: str, record_id: str, field: str) -> str:
@@ -131,8 +152,9 @@ def make_template(content: Content, creation_date) -> Catalog:
         text = record.texts.get(default)
         if text is None:
             continue
-        for field, source in text_fields(kind, text):
-            comments = [f"{NOUNS[kind]} {record.id}, {describe_field(field)}"]
+        table = block_table(kind, record)
+        for field, source in text_fields(table, text):
+            comments = [f"{noun(kind)} {record.id}, {describe_field(table, field)}"]
             message = catalog.add(source, None, [(f"content/{record.location.path}", None)], auto_comments=comments, context=context_of(kind, record.id, field))
             message.flags.discard("python-format")  # content is not a format string, whatever its % signs
     return catalog
@@ -221,18 +243,19 @@ def apply_translations(content: Content, catalogs: Mapping[str, ContentCatalog],
                 report.warning(
                     Location(shown_path(catalog.path), stale.line, 1),
                     "content-po.outdated",
-                    f"the '{language}' translation of {NOUNS[kind]} '{record.id}' is outdated: its {default} text changed",
+                    f"the '{language}' translation of {noun(kind)} '{record.id}' is outdated: its {default} text changed",
                     "run 'python build.py i18n update', then review the fuzzy entries in a PO editor",
                 )
             elif text is not None:
                 translated.add((kind, record.id))
                 added.setdefault((kind, record.id), {})[language] = text
             else:
-                untranslated = [field for field, _ in text_fields(kind, record.texts[default]) if not _text_of(catalog, kind, record.id, field)]
+                texts = text_fields(block_table(kind, record), record.texts[default])
+                untranslated = [field for field, _ in texts if not _text_of(catalog, kind, record.id, field)]
                 report.warning(
                     Location(shown_path(catalog.path), _first_line(catalog, kind, record.id), 1),
                     "content-po.incomplete",
-                    f"the '{language}' translation of {NOUNS[kind]} '{record.id}' is incomplete: it is not used",
+                    f"the '{language}' translation of {noun(kind)} '{record.id}' is incomplete: it is not used",
                     f"translate every entry whose msgctxt starts with {context_of(kind, record.id, '')} (untranslated: {', '.join(untranslated)})",
                 )
         coverage[language] = Coverage(frozenset(translated), outdated)
@@ -259,7 +282,7 @@ def known_contexts(content: Content) -> set[str]:
         context_of(kind, record.id, field)
         for kind, record in records_of(content)
         if default in record.texts
-        for field, _ in text_fields(kind, record.texts[default])
+        for field, _ in text_fields(block_table(kind, record), record.texts[default])
     }
 
 
@@ -312,24 +335,25 @@ def _why_unknown(content: Content, context: str) -> str:
     if kind not in KINDS or not record_id or field is None:
         return "it is not written <kind>/<id>:<field>"
     if record_id not in content.records(kind):
-        return f"there is no {NOUNS[kind]} '{record_id}'"
-    return f"{NOUNS[kind]} '{record_id}' has no field '{field}' in '{content.site.default_language}'"
+        return f"there is no {noun(kind)} '{record_id}'"
+    return f"{noun(kind)} '{record_id}' has no field '{field}' in '{content.site.default_language}'"
 
 
 def _translate(kind: str, record: Record, source, catalog: ContentCatalog):
     """(text, None) when every field has a current translation; (None, entry) for the first
     outdated entry; (None, None) when a field is untranslated."""
-    translated = {}
-    for field, text in text_fields(kind, source):
+    table = block_table(kind, record)
+    fields, translated = text_fields(table, source), {}
+    for field, text in fields:
         entry = catalog.entries.get(context_of(kind, record.id, field))
         if entry is None or not entry.text:
             continue
         if entry.fuzzy or entry.source != text:
             return None, entry
         translated[field] = entry.text
-    if len(translated) < len(text_fields(kind, source)):
+    if len(translated) < len(fields):
         return None, None
-    return build_text(kind, source, translated), None
+    return build_text(table, source, translated), None
 
 
 def _with_texts(content: Content, added: Mapping[tuple[str, str], Mapping[str, object]]) -> Content:

@@ -230,8 +230,9 @@ class StoreMemo:
 # The classes a cache file may hold, beside plain data: a reading's (incremental/readings.py).
 ALLOWED = {
     ("studysite.content.validate", "Reading"),
-    ("studysite.content.validate", "ParsedRecord"),
+    ("studysite.content.fields", "ParsedRecord"),
     ("studysite.content.fields", "FieldValues"),
+    ("decimal", "Decimal"),  # a numeric question's answer and tolerance, made from their text
     ("studysite.content.fields", "Reference"),
     ("studysite.content.fields", "kind_in_folder"),
     ("studysite.diagnostics", "Diagnostic"),

@@ -32,11 +32,12 @@ import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from studysite.content.fields import kind_in_folder, placement
 from studysite.content.graph import Graph, terms_named
 from studysite.content.html import ContentHtml, convert_texts
-from studysite.content.load import Document, is_record_file, parse_file
+from studysite.content.load import is_record_file, read_file_bytes
 from studysite.content.records import FIELD_OF_KIND, Content, Record
-from studysite.content.validate import language_blocks, validate_record
+from studysite.content.validate import read_record, record_alone
 from studysite.diagnostics import Diagnostic, Report
 from studysite.i18n import content_po
 from studysite.i18n.content_po import ContentCatalog, Coverage
@@ -303,32 +304,21 @@ class Edited:
     blocks: dict[str, tuple[int, int]]  # the lines of each language block (i18n/status.py)
 
 
-def shape(kind: str, record: Record) -> tuple:
-    """What of a record decides where it appears and what links to it: an edit that keeps
-    it keeps every page's sources."""
-    languages = tuple(sorted(record.texts))
-    if kind == "questions":
-        return record.topic, record.order, record.terms, languages
-    if kind == "topics":
-        return record.order, languages
-    if kind == "glossary":
-        return record.related, tuple(sorted((language, text.term, text.aliases) for language, text in record.texts.items()))
-    return record.topic, record.terms, languages
-
-
 def read_again(content_dir: Path, path: str, kind: str, record_id: str, content: Content, catalogs, supplied: frozenset, report: Report) -> Edited | None:
-    """The record of an edited file (relative path), when the edit kept its id and shape
+    """The record of an edited file (relative path), when the edit kept its id and placement
     (so every page keeps its sources); its problems go to the report."""
-    node = parse_file(content_dir / path, path, report)
-    record = validate_record(Document(path, kind, node), report, content.site.languages, supplied) if node is not None else None
+    data = read_file_bytes(content_dir / path, path, report)
+    reading = read_record(path, kind, data, content.site.languages) if data is not None else None
+    record = record_alone(reading, report, content.site.languages, supplied) if reading is not None else None
     if record is None or record.id != record_id:
         return None
     if catalogs:
         single = _content_of(content, {kind: {record_id: record}})
         record = content_po.apply_translations(single, catalogs, report)[0].records(kind)[record_id]
-    if shape(kind, record) != shape(kind, content.records(kind)[record_id]):
+    schema = kind_in_folder(kind)
+    if placement(schema, record) != placement(schema, content.records(kind)[record_id]):
         return None
-    return Edited(kind, record, path, language_blocks(node))
+    return Edited(kind, record, path, dict(reading.blocks))
 
 
 def with_texts_again(content: Content, content_html: ContentHtml, graph: Graph, edited: list[Edited], report: Report, cache: BuildCache | None = None):

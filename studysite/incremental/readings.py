@@ -14,10 +14,9 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from studysite.content.load import SITE_FILE, Document, find_content_files, parse_bytes, parse_file, read_file_bytes
+from studysite.content.load import SITE_FILE, Document, find_content_files, parse_file, read_file_bytes
 from studysite.content.records import SiteConfig
-from studysite.content.site_config import read_site_config
-from studysite.content.validate import Reading, read_document
+from studysite.content.validate import Reading, read_record, read_site
 from studysite.diagnostics import Diagnostic, Report
 from studysite.fileio import read_bytes
 from studysite.incremental.cache import BuildCache
@@ -39,7 +38,7 @@ def read_content_files(
     report.source_root = content_dir
     files = find_content_files(content_dir, report, listed)
     site_node = parse_file(content_dir / SITE_FILE, SITE_FILE, report) if ("site", SITE_FILE) in files else None
-    site = read_site_config(Document(SITE_FILE, "site", site_node), report, base_url_override) if site_node is not None else None
+    site = read_site(Document(SITE_FILE, "site", site_node), report, base_url_override) if site_node is not None else None
     languages = site.languages if site else ()
     records = [(kind, path) for kind, path in files if kind != "site"]
     digests = listed or {}
@@ -78,9 +77,7 @@ def _read_new(content_dir: Path, languages: tuple[str, ...], strict: bool, item:
     data = read_file_bytes(os.path.join(content_dir, relative), relative, report)
     if data is None:
         return "", None, report.diagnostics
-    node = parse_bytes(data, relative, report)
-    reading = read_document(Document(relative, kind, node), languages) if node is not None else None
-    return _key(relative, kind, languages, hashlib.sha256(data).hexdigest()), reading, report.diagnostics
+    return _key(relative, kind, languages, hashlib.sha256(data).hexdigest()), read_record(relative, kind, data, languages), []
 
 
 def _key(relative: str, kind: str, languages: tuple[str, ...], digest: str) -> str:

@@ -182,7 +182,7 @@ class ViewBuilder:
             *(f"glossary/{t}" for t in lg.terms_by_topic[topic_id]),
             *(f"comparisons/{c}" for c in lg.comparisons_by_topic[topic_id]),
         )
-        about = description(self.content_html.topics.get((topic_id, text_lang), ""))
+        about = description(self.content_html.topics[(topic_id, text_lang)].description)
         return self._record_page(lg, "topics", topic_id, title, self._topic_view, sources, about)
 
     def _topic_view(self, lg: LanguageGraph, topic_id: str) -> TopicView:
@@ -190,7 +190,7 @@ class ViewBuilder:
         return TopicView(
             topic=topic_id,
             text_lang=self.parts.foreign(text_lang, language),
-            description=Markup(self.content_html.topics.get((topic_id, text_lang), "")),
+            description=Markup(self.content_html.topics[(topic_id, text_lang)].description),
             questions=tuple(self.parts.question_link(lg, q) for q in lg.questions_by_topic[topic_id]),
             question_ids=" ".join(lg.questions_by_topic[topic_id]),
             terms=tuple(sorted((self.parts.term_link(lg, t) for t in lg.terms_by_topic[topic_id]), key=lambda link: sort_key(link.label))),
@@ -253,7 +253,7 @@ class ViewBuilder:
             *sorted({f"terms:{text_lang}", *(f"terms:{lg.edition.questions[q]}" for q in question_ids)}),
             f"glossary:{language}",  # the other terms it lists
         )
-        title, about = self.content.terms[term_id].texts[text_lang].term, description(self.content_html.terms.get((term_id, text_lang), ""))
+        title, about = self.content.terms[term_id].texts[text_lang].term, description(self.content_html.terms[(term_id, text_lang)].definition)
         group = f"{language}:glossary"  # no topic's group, whose name is language/topic id (ids hold no colon)
         return self._record_page(lg, "glossary", term_id, title, self.term_pages.view, sources, about, group)
 
@@ -269,7 +269,7 @@ class ViewBuilder:
         comparison = self.content.comparisons[comparison_id]
         text = comparison.texts[text_lang]
         html = self.content_html.comparisons[(comparison_id, text_lang)]
-        rows = tuple(ComparisonRow(aspect.label, tuple(Markup(c) for c in cells)) for aspect, cells in zip(text.aspects, html.rows, strict=True))
+        rows = tuple(ComparisonRow(aspect.label, tuple(Markup(c) for c in cells.values)) for aspect, cells in zip(text.aspects, html.aspects, strict=True))
         return ComparisonView(
             text_lang=self.parts.foreign(text_lang, language),
             topic=self.parts.topic_link(lg, comparison.topic),

@@ -12,11 +12,13 @@ from dataclasses import replace
 from markupsafe import Markup
 
 from studysite import urls
+from studysite.content.fields import Text, with_texts
 from studysite.content.graph import Graph, LanguageGraph
 from studysite.content.html import ContentHtml
-from studysite.content.records import Content, answer_letter
+from studysite.content.records import Content
+from studysite.content.schema import QUESTIONS
 from studysite.languages import text_direction
-from studysite.pages.view_models import Choice, Link, QuestionBody, sort_key
+from studysite.pages.view_models import Link, QuestionBody, sort_key
 from studysite.text.linking import Mention, separator_for, with_links
 from studysite.text.markup import excerpt, plain_text
 
@@ -139,21 +141,17 @@ class RecordParts:
 
     def _make_question_body(self, lg: LanguageGraph, question_id: str, linked: bool) -> QuestionBody:
         text_lang = lg.edition.questions[question_id]
-        fragments = self.content_html.question_fragments(question_id, text_lang)
+        fragments = None
         if linked:
-            stem, explanation, *choice_html = self.linked(fragments, text_lang, mentions=self.graph.mentions.get((question_id, text_lang)))
-        else:
-            stem, explanation, *choice_html = (Markup(f) for f in fragments)
-        choices = tuple(Choice(answer_letter(i), c) for i, c in enumerate(choice_html))
-        text_lang = self.foreign(text_lang, lg.edition.language)
-        return QuestionBody(question_id, text_lang, stem, choices, self.content.questions[question_id].answer, explanation)
+            fragments = self.linked(self.content_html.question_fragments(question_id, text_lang), text_lang, mentions=self.graph.mentions.get((question_id, text_lang)))
+        return question_body(self.content, self.content_html, question_id, text_lang, lg.edition.language, fragments)
 
     def plain_stem(self, question_id: str, text_lang: str) -> str:
         """A question's stem as plain text, made once: its page's title and description and
         every link to it are made from it."""
         key = (question_id, text_lang)
         if key not in self._plain_stems:
-            self._plain_stems[key] = plain_text(self.content_html.questions[key].stem)
+            self._plain_stems[key] = plain_text(self.content_html.questions[key].question)
         return self._plain_stems[key]
 
 
@@ -164,3 +162,16 @@ def without(cache: Mapping, keys: Iterable) -> dict:
     for key in keys:
         kept.pop(key, None)
     return kept
+
+
+def question_body(
+    content: Content, content_html: ContentHtml, question_id: str, text_lang: str, page_lang: str, fragments: tuple[str, ...] | None = None
+) -> QuestionBody:
+    """A question as a page in page_lang shows its text in text_lang; fragments: its HTML
+    texts in question_fragments' order as the page shows them (its terms linked), else as
+    they are."""
+    question, html = content.questions[question_id], content_html.questions[(question_id, text_lang)]
+    shown = iter(fragments if fragments is not None else content_html.question_fragments(question_id, text_lang))
+    text = with_texts(QUESTIONS.block_table(question), html, lambda path, field, value: value if field.text is Text.PLAIN else Markup(next(shown)))
+    foreign = "" if text_lang == page_lang else text_lang
+    return QuestionBody(question_id, question.type, foreign, text, question.answer, question.tolerance, question.accents or content.site.accents)

@@ -77,7 +77,7 @@ class SitePages:
                 link=self.parts.topic_link(lg, t),
                 topic=t,
                 practice=urls.record("practice", language, t) if lg.questions_by_topic[t] else "",
-                summary=description(self.content_html.topics.get((t, lg.edition.topics[t]), "")),
+                summary=description(self.content_html.topics[(t, lg.edition.topics[t])].description),
                 questions=len(lg.questions_by_topic[t]),
                 question_ids=" ".join(lg.questions_by_topic[t]),
                 terms=len(lg.terms_by_topic[t]),
@@ -93,7 +93,7 @@ class SitePages:
         groups: dict[str, list[GlossaryEntry]] = {}
         for term_id, link in self.parts.sorted_term_links(lg):
             text_lang = lg.edition.terms[term_id]
-            summary = description(self.content_html.terms.get((term_id, text_lang), ""))
+            summary = description(self.content_html.terms[(term_id, text_lang)].definition)
             groups.setdefault(index_letter(link.label), []).append(GlossaryEntry(link, summary))
         return Page(
             urls.glossary(language),

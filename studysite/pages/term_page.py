@@ -16,7 +16,7 @@ from markupsafe import Markup
 from studysite.content.graph import LanguageGraph
 from studysite.languages import language_name
 from studysite.pages.record_parts import RecordParts, without
-from studysite.pages.view_models import Choice, Link, QuestionBody, TermUsage, TermView, Text
+from studysite.pages.view_models import Link, QuestionBody, TermUsage, TermView, Text
 from studysite.text.markup import excerpt, plain_text
 
 STEM_CUT = 60  # characters of a question's stem shown under its excerpt, "…" included
@@ -148,7 +148,7 @@ class TermPages:
         return TermView(
             term=text.term,
             text_lang=self.parts.foreign(text_lang, language),
-            definition=self.parts.linked((self.content_html.terms.get((term_id, text_lang), ""),), text_lang, skip=term_id)[0],
+            definition=self.parts.linked((self.content_html.terms[(term_id, text_lang)].definition,), text_lang, skip=term_id)[0],
             term_language=term_language,
             term_language_name=language_name(term_language, language) if foreign_name else "",
             foreign_name=foreign_name,
@@ -184,9 +184,11 @@ class TermPages:
         with their terms linked, the term itself left unlinked."""
         body = self.parts.question_body(lg, question_id, linked=False)
         text_lang = lg.edition.questions[question_id]
-        explanation, answer = self.parts.linked((body.explanation, body.answer.html), text_lang, skip=term_id)
-        choices = tuple(Choice(c.letter, answer) if i == body.answer_index else c for i, c in enumerate(body.choices))
-        return replace(body, choices=choices, explanation=explanation)
+        explanation, *right = self.parts.linked((body.explanation, *(body.text.choices[index] for index in body.right)), text_lang, skip=term_id)
+        choices = list(body.text.choices)
+        for index, html in zip(body.right, right, strict=True):
+            choices[index] = html
+        return replace(body, text=replace(body.text, explanation=explanation, choices=tuple(choices)))
 
     def _cut_link(self, lg: LanguageGraph, question_id: str):
         """The link to a question with its stem cut, made once per build: each question is

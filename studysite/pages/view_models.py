@@ -12,10 +12,12 @@ import functools
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
+from studysite.content.records import Answer, QuestionText, answer_letter
 from studysite.text.markup import excerpt, plain_text
 
 if TYPE_CHECKING:
@@ -77,18 +79,38 @@ class Choice:
 
 @dataclass(frozen=True)
 class QuestionBody:
-    """A question as its page, a practice page and a term page show it."""
+    """A question as its page, a practice page and a term page show it: its text as HTML
+    (its terms linked where the page links them), and what its type's template part
+    (templates/questions/<type>.html) needs to show and judge an answer."""
 
     id: str
+    type: str  # single, multiple, true-false, typed, numeric, order, match
     text_lang: str  # set when the text is in another language than the page
-    stem: Markup
-    choices: tuple[Choice, ...]
-    answer_index: int
-    explanation: Markup
+    text: QuestionText  # its fields of Markdown and inline text as Markup; its plain ones (accept) as text
+    answer: Answer  # the record's (records.Answer)
+    tolerance: Decimal = Decimal(0)
+    accents: str = "count"  # typed: "ignore" or "count"
 
     @property
-    def answer(self) -> Choice:
-        return self.choices[self.answer_index]
+    def stem(self) -> Markup:
+        return Markup(self.text.question)
+
+    @property
+    def explanation(self) -> Markup:
+        return Markup(self.text.explanation)
+
+    @property
+    def choices(self) -> tuple[Choice, ...]:
+        return tuple(Choice(answer_letter(index), Markup(html)) for index, html in enumerate(self.text.choices))
+
+    @property
+    def right(self) -> tuple[int, ...]:
+        """The indexes of the right choices (single, multiple)."""
+        return self.answer if isinstance(self.answer, tuple) else (self.answer,) if isinstance(self.answer, int) and not isinstance(self.answer, bool) else ()
+
+    @property
+    def answer_index(self) -> int:
+        return self.right[0]
 
 
 @dataclass(frozen=True)

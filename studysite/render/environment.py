@@ -11,18 +11,21 @@ compiled templates (incremental/template_code.py).
 from __future__ import annotations
 
 import functools
+import random
 import re
-from collections.abc import Callable, Mapping, MutableMapping
+from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import jinja2
-from babel.numbers import format_decimal
+from babel.lists import format_list
+from babel.numbers import format_decimal, get_decimal_symbol
 from babel.support import NullTranslations
 from jinja2 import nodes
 from jinja2.ext import InternationalizationExtension
 from markupsafe import Markup
 
+from studysite.content.records import answer_letter
 from studysite.languages import parse_locale
 
 
@@ -144,7 +147,24 @@ def make_environment(
     environment.install_gettext_translations(translations, newstyle=True)
     environment.extend(compile_translations=translations)
     environment.filters["number"] = number_formatter(language)
+    locale = parse_locale(language)
+    environment.filters["decimal"] = lambda number: format_decimal(number, locale=locale, decimal_quantization=False)
+    environment.filters["word_list"] = lambda words: format_list([str(word) for word in words], locale=locale)
+    environment.filters["letter"] = answer_letter
+    environment.globals["decimal_symbol"] = lambda: get_decimal_symbol(locale)
+    environment.globals["shuffled"] = shuffled
     return environment
+
+
+def shuffled(items: Sequence, seed: str) -> list[tuple[int, object]]:
+    """The items with their places, in an order of their own that depends on the seed alone
+    (a question's id): the same for every reader of every build, never the items' own order
+    (when there are two or more)."""
+    order = list(range(len(items)))
+    random.Random(f"studysite:{seed}").shuffle(order)
+    if len(order) > 1 and order == sorted(order):
+        order = order[1:] + order[:1]
+    return [(index, items[index]) for index in order]
 
 
 def number_formatter(language: str) -> Callable[[float], str]:

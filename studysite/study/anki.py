@@ -29,7 +29,7 @@ import jinja2
 from studysite import urls
 from studysite.content.graph import Edition, LanguageGraph, build_edition, topic_questions
 from studysite.content.html import ContentHtml
-from studysite.content.records import Content, answer_letter
+from studysite.content.records import Content
 from studysite.languages import language_name
 from studysite.memo import NO_MEMO, Memo
 from studysite.output.write import Manifest, SiteWriter
@@ -64,6 +64,15 @@ def offline_html(fragment: str) -> str:
     becomes its text alternative, since the deck ships no media and Anki would fetch it from
     wherever its src points each time the card shows."""
     return _IMAGE.sub(_image_text, fragment) if "<img" in fragment else fragment
+
+
+_DATA_ATTRIBUTE = re.compile(r"""\sdata-[\w-]+(?:="[^"]*"|='[^']*')?""")
+
+
+def card_html(fragment: str) -> str:
+    """A page's part as a card field: loading nothing (offline_html), and without the data-
+    attributes the page's scripts read (what the browser judges an answer by)."""
+    return _DATA_ATTRIBUTE.sub("", offline_html(fragment))
 
 
 def _image_text(image: re.Match) -> str:
@@ -105,6 +114,7 @@ class DeckSource:
     content: Content
     content_html: ContentHtml
     modified: Callable[[str], int]  # content file path -> modification time in seconds
+    question_body: Callable[[str, str, str], object]  # (question id, language of its text, deck's language) -> its view (pages/record_parts.py)
     note_memo: NoteMemoOpener = lambda language, header: contextlib.nullcontext(NO_MEMO)  # noqa: E731
     made_from: str = ""  # what the notes' fields depend on besides the records: the code, its libraries, the templates
 
@@ -129,11 +139,12 @@ class NoteMemo:
     def __init__(self, memo: Memo = NO_MEMO):
         self.memo = memo
 
-    def question(self, question_id: str, answer: int, choices: tuple[str, ...], make: Callable[[], tuple[str, str, str]]) -> tuple[str, str, str]:
-        """(Choices field, Answer field, GUID) of a question: kept, when made of this answer and these choices, else make()."""
+    def question(self, question_id: str, made_of: tuple[str, ...], make: Callable[[], tuple[str, str, str]]) -> tuple[str, str, str]:
+        """(Choices field, Answer field, GUID) of a question: kept, when made of the same
+        texts (its type, answer and text), else make()."""
         entry = self.memo.get(question_id)
-        if not (isinstance(entry, tuple) and len(entry) == 3 and entry[0] == answer and entry[1] == choices and _texts(entry[2], 3)):
-            entry = (answer, choices, make())
+        if not (isinstance(entry, tuple) and len(entry) == 3 and entry[1] == made_of and _texts(entry[2], 3)):
+            entry = (None, made_of, make())
         self.memo.put(question_id, entry)
         return entry[2]
 
@@ -216,7 +227,7 @@ def plan_deck(source: DeckSource, language: str, environment: jinja2.Environment
     }
     memo = memo if memo is not None else NoteMemo()
     glossary = f"{title}::{anki_name(str(cards.glossary()))}"
-    notes = [*question_notes(source, edition, title, cards, memo), *term_notes(source, edition, glossary)]
+    notes = [*question_notes(source, edition, title, environment, memo), *term_notes(source, edition, glossary)]
     decks = (title, *dict.fromkeys(note.deck for note in notes))
     return DeckPlan(language, deck_path(source.site_title(site.default_language), language), site.base_url, models, decks, tuple(notes), source.made_from)
 
@@ -236,17 +247,18 @@ def term_field_name(term_language: str) -> str:
     return f"{language_name(term_language, 'en')} name" if term_language else "Other name"
 
 
-def question_notes(source: DeckSource, edition: Edition, title: str, cards, memo: NoteMemo) -> list[DeckNote]:
+def question_notes(source: DeckSource, edition: Edition, title: str, environment: jinja2.Environment, memo: NoteMemo) -> list[DeckNote]:
+    """A note per question, its Choices field what follows the stem on its page (choices,
+    items, pairs) and its Answer field the page's answer in words, both made by the
+    question type's template part (templates/questions/<type>.html)."""
     content, language, notes, guid_for = source.content, edition.language, [], load_genanki().guid_for
     base_url, by_topic = content.site.base_url, topic_questions(content, edition)
 
-    def made(question_id: str, answer: int, choices: tuple[str, ...]) -> tuple[str, str, str]:
-        letters, shown = [answer_letter(i) for i in range(len(choices))], [offline_html(choice) for choice in choices]
-        return (
-            str(cards.choices_field(list(zip(letters, shown, strict=True)))),
-            str(cards.answer_field(letters[answer], shown[answer])),
-            guid_for(base_url, language, "question", question_id),
-        )
+    def made(question_id: str, shown: str) -> tuple[str, str, str]:
+        question = source.question_body(question_id, shown, language)
+        part = environment.get_template(f"questions/{question.type}.html").module
+        body, answer = card_html(str(part.body(question, ""))), card_html(str(part.answer(question, "")))
+        return body, answer, guid_for(base_url, language, "question", question_id)
 
     for topic_id, text_lang in edition.topics.items():
         topic_title = content.topics[topic_id].texts[text_lang].title
@@ -254,11 +266,10 @@ def question_notes(source: DeckSource, edition: Edition, title: str, cards, memo
         for question_id in by_topic[topic_id]:
             question, shown = content.questions[question_id], edition.questions[question_id]
             texts = source.content_html.questions[(question_id, shown)]
-            choices, answer, guid = memo.question(
-                question_id, question.answer, texts.choices, functools.partial(made, question_id, question.answer, texts.choices)
-            )
+            made_of = (question.type, str(question.answer), shown, *source.content_html.question_fragments(question_id, shown))
+            choices, answer, guid = memo.question(question_id, made_of, functools.partial(made, question_id, shown))
             link = html.escape(urls.absolute(base_url, urls.record("questions", language, question_id)))  # an attribute's value
-            fields = (offline_html(texts.stem), choices, answer, offline_html(texts.explanation), topic_field, link)
+            fields = (offline_html(texts.question), choices, answer, offline_html(texts.explanation), topic_field, link)
             tags = (UNTRANSLATED_TAG,) if shown != language else ()
             notes.append(DeckNote("question", deck, guid, fields, tags, source.modified(question.location.path)))
     return notes
@@ -270,7 +281,7 @@ def term_notes(source: DeckSource, edition: Edition, deck: str) -> list[DeckNote
     for term_id, shown in sorted(edition.terms.items(), key=lambda item: content.terms[item[0]].texts[item[1]].term.casefold()):
         term = content.terms[term_id]
         other = term.texts[term_language].term if term_language in term.texts and term_language != language else ""
-        fields = (text_field(term.texts[shown].term), text_field(other), offline_html(source.content_html.terms.get((term_id, shown), "")))
+        fields = (text_field(term.texts[shown].term), text_field(other), offline_html(source.content_html.terms[(term_id, shown)].definition))
         tags = (UNTRANSLATED_TAG,) if shown != language else ()
         guid = guid_for(content.site.base_url, language, "term", term_id)
         notes.append(DeckNote("term", deck, guid, fields, tags, source.modified(term.location.path)))
