@@ -47,7 +47,7 @@ def make_parser() -> argparse.ArgumentParser:
     i18n = commands.add_parser("i18n", help="gettext workflow: UI strings of templates/ (messages.po), content text (content.po)")
     i18n.add_argument("action", choices=["extract", "update", "init"])
     i18n.add_argument("language", nargs="?", help="language code: needed by init; update refreshes only that language's catalogs")
-    i18n.add_argument("--content", type=Path, default=Path("content"), help=argparse.SUPPRESS)
+    i18n.add_argument("--content", type=Path, default=Path("content"), help="content folder (default: content); the catalogs go to locales/ beside it")
     return parser
 
 

@@ -39,11 +39,10 @@ from studysite.progress import Progress
 from studysite.render.batch import SITEMAP_FILE, render_pages, templates_compiled_ahead, write_sitemaps
 from studysite.render.environment import make_environment
 from studysite.render.renderer import Renderer, SiteInfo
+from studysite.shipped import shipped_folder
 from studysite.study import anki, offline
 from studysite.text.markup import plain_text
 from studysite.workers import Aside, CollectorSpared
-
-PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 
 
 @dataclass(frozen=True)
@@ -80,7 +79,7 @@ class Options:
 
     def layered(self, name: str) -> list[Path]:
         """A resource folder of the site, then Studysite's own: the first that has a file wins."""
-        folders = [self.site_root / name, PACKAGE_ROOT / name]
+        folders = [self.site_root / name, shipped_folder(name)]
         unique = []
         for folder in folders:
             if folder.is_dir() and folder.resolve() not in [f.resolve() for f in unique]:
