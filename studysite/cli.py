@@ -106,7 +106,7 @@ def _port(value: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
+    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
         argv = ["build", *argv]
     args = make_parser().parse_args(argv)
     previous_handler = signal.signal(signal.SIGTERM, _interrupt)
