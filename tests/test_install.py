@@ -11,7 +11,7 @@ import sysconfig
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from workflows import copy_of_the_repository
 
 from studysite import __version__
 
@@ -22,19 +22,6 @@ def uv_command() -> str:
     if found is None:
         pytest.skip("uv (the lock's, in the project environment) is needed to build the wheel")
     return found
-
-
-def copy_of_the_repository(target: Path) -> Path:
-    """The files git has (or would add) of this checkout: what a clone builds its wheel from."""
-    listed = subprocess.run(
-        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"], cwd=ROOT, capture_output=True, check=True
-    ).stdout.decode()
-    for relative in filter(None, listed.split("\0")):
-        source = ROOT / relative
-        if source.is_file() and not source.is_symlink():
-            (target / relative).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target / relative)
-    return target
 
 
 def build_wheel(source: Path, out: Path) -> Path:

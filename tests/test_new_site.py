@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import functools
 import http.server
-import os
 import re
-import subprocess
 import sys
 import threading
 import tomllib
@@ -17,6 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import ROOT, QuietServer, run_cli
+from workflows import read_workflow, run_job, uses_of
 
 from studysite import __version__, scaffold
 
@@ -39,7 +38,7 @@ def files_below(folder: Path) -> set[str]:
 
 
 def workflow_of(site: Path) -> dict:
-    return yaml.safe_load((site / ".github/workflows/pages.yml").read_text(encoding="utf-8"))
+    return read_workflow(site / ".github/workflows/pages.yml")
 
 
 def studysite_of_this_checkout(folder: Path) -> Path:
@@ -52,35 +51,12 @@ def studysite_of_this_checkout(folder: Path) -> Path:
     return folder
 
 
-def substitute_expressions(text: str, values: dict[str, str]) -> str:
-    """The workflow's ${{ ... }} expressions replaced as GitHub Actions would, from values."""
-
-    def value(match: re.Match) -> str:
-        expression = match.group(1).strip()
-        assert expression in values, f"the test does not know what GitHub gives for {expression}"
-        return values[expression]
-
-    return re.sub(r"\$\{\{(.*?)\}\}", value, text)
-
-
-def run_build_job(site: Path, tmp_path: Path) -> list[str]:
-    """Run the `run:` steps of the workflow's build job in the site's folder, as a runner
-    would (bash -e, the workflow's env), with the pinned install replaced by this checkout."""
-    workflow = workflow_of(site)
-    tools = studysite_of_this_checkout(tmp_path / "bin")
-    env = {**os.environ, **{key: str(value) for key, value in workflow.get("env", {}).items()}, "PATH": f"{tools}{os.pathsep}{os.environ['PATH']}"}
-    ran = []
-    for step in workflow["jobs"]["build"]["steps"]:
-        if "run" not in step:
-            continue
-        script = substitute_expressions(step["run"], {"steps.pages.outputs.base_url": PAGES_BASE_URL})
-        if '"$STUDYSITE"' in script:  # the pinned install: here, the checkout's command made above
-            assert script.strip() == 'python -m pip install "$STUDYSITE"'
-            script = "command -v studysite"
-        result = subprocess.run(["bash", "-e", "-c", script], cwd=site, env=env, capture_output=True, text=True, timeout=600)
-        assert result.returncode == 0, f"step {step.get('name')!r} failed:\n{result.stdout}\n{result.stderr}"
-        ran.append(script)
-    return ran
+def installing_this_checkout(script: str) -> str:
+    """The workflow's pinned install, replaced: studysite_of_this_checkout() made the command."""
+    if '"$STUDYSITE"' not in script:
+        return script
+    assert script.strip() == 'python -m pip install "$STUDYSITE"'
+    return "command -v studysite"
 
 
 def fetch(url: str) -> tuple[int, str]:
@@ -100,7 +76,9 @@ def test_a_new_site_builds_with_its_own_workflow_and_is_served(tmp_path):
     assert "studysite==" + __version__ in made.out
     assert files_below(site) == STARTER_FILES
 
-    ran = run_build_job(site, tmp_path)
+    tools = studysite_of_this_checkout(tmp_path / "bin")
+    workflow = site / ".github/workflows/pages.yml"
+    ran = run_job(workflow, "build", site, {"steps.pages.outputs.base_url": PAGES_BASE_URL}, installing_this_checkout, tools)
     assert any("studysite build" in script for script in ran)
     assert (site / "site/en/questions/remembering/index.html").is_file()
     assert (site / "site/es/glossary/active-recall/index.html").is_file()
@@ -130,7 +108,7 @@ def test_the_workflow_installs_a_pinned_studysite_and_uses_only_official_actions
     workflow = workflow_of(site)
     assert workflow["env"]["STUDYSITE"] == f"studysite=={__version__}"
     steps = [step for job in workflow["jobs"].values() for step in job["steps"]]
-    used = [step["uses"] for step in steps if "uses" in step]
+    used = uses_of(site / ".github/workflows/pages.yml")
     assert [name.split("@")[0] for name in used] == [
         "actions/checkout",
         "actions/setup-python",
