@@ -20,7 +20,7 @@ from studysite.content.records import Content
 from studysite.content.validate import content_of
 from studysite.diagnostics import Location, Report
 from studysite.i18n import content_po
-from studysite.i18n.status import TranslationStatus, record_blocks
+from studysite.i18n.status import TranslationStatus, record_blocks, report_interface_gaps
 from studysite.i18n.ui_catalogs import check_catalogs, load_layered_translations
 from studysite.incremental import kept_model
 from studysite.incremental.cache import BuildCache, code_stamp, memo_of, open_cache, remember_build, status_memos, template_code_folders, unchanged_build
@@ -184,9 +184,9 @@ def read_site(
     if model is None:
         model = read_model(options, report, cache, inputs, texts_ready)
     locales, coverage = options.layered("locales"), model.coverage
-    return ReadSite(
-        model, TranslationStatus(model.blocks, model.content, options.content_dir, options.layered("templates"), locales, coverage, status_memos(cache))
-    )
+    statuses = TranslationStatus(model.blocks, model.content, options.content_dir, options.layered("templates"), locales, coverage, status_memos(cache))
+    report_interface_gaps(statuses, options.site_root / "locales", report)
+    return ReadSite(model, statuses)
 
 
 def model_settings(options: Options, cache: BuildCache) -> str:
