@@ -34,6 +34,7 @@ from studysite.output import search
 from studysite.output.assets import collect_assets
 from studysite.output.write import Manifest, SiteWriter, check_output_folder
 from studysite.pages.builder import ViewBuilder
+from studysite.pages.links import check_page_links
 from studysite.pages.view_models import Page
 from studysite.progress import Progress
 from studysite.render.batch import SITEMAP_FILE, render_pages, templates_compiled_ahead, write_sitemaps
@@ -224,6 +225,7 @@ def plan_pages(read: ReadSite, report: Report) -> LoadedSite:
     pages, anew = views.pages_again(read.model.pages, read.model.edited) if read.model.pages else (views.pages(), None)
     check_unique_paths(pages, report)
     report.raise_if_errors()
+    check_page_links(read.content, read.content_html, pages, report)
     return LoadedSite(read.content, read.content_html, read.graph, pages, report, read.statuses, read.model.catalogs, read.model.supplied, views, anew)
 
 
