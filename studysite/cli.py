@@ -7,7 +7,7 @@ import signal
 import sys
 from pathlib import Path
 
-from studysite import pipeline, urls
+from studysite import __version__, pipeline, scaffold, urls
 from studysite.diagnostics import ContentError, Report, built_summary, plural, print_failure, print_report
 from studysite.i18n import catalogs
 from studysite.i18n.status import format_status
@@ -24,6 +24,7 @@ WRITING_COMMANDS = (None, "build", "serve")
 
 def make_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="build.py", description="Build a multilingual study site from YAML content.")
+    parser.add_argument("--version", action="version", version=f"Studysite {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     build = commands.add_parser("build", help="build the site (the default command)")
@@ -47,8 +48,21 @@ def make_parser() -> argparse.ArgumentParser:
     i18n = commands.add_parser("i18n", help="gettext workflow: UI strings of templates/ (messages.po), content text (content.po)")
     i18n.add_argument("action", choices=["extract", "update", "init"])
     i18n.add_argument("language", nargs="?", help="language code: needed by init; update refreshes only that language's catalogs")
-    i18n.add_argument("--content", type=Path, default=Path("content"), help=argparse.SUPPRESS)
+    i18n.add_argument("--content", type=Path, default=Path("content"), help="content folder (default: content); the catalogs go to locales/ beside it")
+    _new_command(commands)
     return parser
+
+
+def _new_command(commands) -> None:
+    new = commands.add_parser("new", help="start a new site repository: content of each kind, README, a GitHub Pages workflow")
+    new.add_argument("dir", type=Path, metavar="DIR", help="the new site's folder (new or empty)")
+    new.add_argument("--languages", default="en", help="the site's languages, the first the default (default: en), e.g. en,es")
+    new.add_argument("--title", default=None, help="the site's title (default: a starter title in each language)")
+    new.add_argument(
+        "--pin",
+        default=None,
+        help=f"the Studysite its Pages workflow installs: a version (default: {__version__}), 'git' (this version's tag), 'git:<tag or commit>' or 'git+https://...@<ref>'",
+    )
 
 
 def failed_command(args: argparse.Namespace) -> str:
@@ -92,7 +106,7 @@ def _port(value: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
+    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
         argv = ["build", *argv]
     args = make_parser().parse_args(argv)
     previous_handler = signal.signal(signal.SIGTERM, _interrupt)
@@ -189,4 +203,15 @@ def run_i18n(args) -> int:
     return EXIT_OK
 
 
-COMMANDS = {"build": run_build, None: run_build, "check": run_check, "serve": run_serve, "status": run_status, "i18n": run_i18n}
+def run_new(args) -> int:
+    try:
+        languages = scaffold.languages_of(args.languages)
+        site = scaffold.new_site(args.dir, languages, args.title, args.pin)
+    except scaffold.NewSiteError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    print(scaffold.summary(site, languages))
+    return EXIT_OK
+
+
+COMMANDS = {"new": run_new, "build": run_build, None: run_build, "check": run_check, "serve": run_serve, "status": run_status, "i18n": run_i18n}

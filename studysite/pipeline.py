@@ -20,7 +20,7 @@ from studysite.content.records import Content
 from studysite.content.validate import content_of
 from studysite.diagnostics import Location, Report
 from studysite.i18n import content_po
-from studysite.i18n.status import TranslationStatus, record_blocks
+from studysite.i18n.status import TranslationStatus, record_blocks, report_interface_gaps
 from studysite.i18n.ui_catalogs import check_catalogs, load_layered_translations
 from studysite.incremental import kept_model
 from studysite.incremental.cache import BuildCache, code_stamp, memo_of, open_cache, remember_build, status_memos, template_code_folders, unchanged_build
@@ -35,16 +35,16 @@ from studysite.output.assets import collect_assets
 from studysite.output.write import Manifest, SiteWriter, check_output_folder
 from studysite.pages import record_parts
 from studysite.pages.builder import ViewBuilder
+from studysite.pages.links import check_page_links
 from studysite.pages.view_models import Page
 from studysite.progress import Progress
 from studysite.render.batch import SITEMAP_FILE, render_pages, templates_compiled_ahead, write_sitemaps
 from studysite.render.environment import make_environment
 from studysite.render.renderer import Renderer, SiteInfo
+from studysite.shipped import shipped_folder
 from studysite.study import anki, offline
 from studysite.text.markup import plain_text
 from studysite.workers import Aside, CollectorSpared
-
-PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ class Options:
 
     def layered(self, name: str) -> list[Path]:
         """A resource folder of the site, then Studysite's own: the first that has a file wins."""
-        folders = [self.site_root / name, PACKAGE_ROOT / name]
+        folders = [self.site_root / name, shipped_folder(name)]
         unique = []
         for folder in folders:
             if folder.is_dir() and folder.resolve() not in [f.resolve() for f in unique]:
@@ -186,9 +186,9 @@ def read_site(
     if model is None:
         model = read_model(options, report, cache, inputs, texts_ready)
     locales, coverage = options.layered("locales"), model.coverage
-    return ReadSite(
-        model, TranslationStatus(model.blocks, model.content, options.content_dir, options.layered("templates"), locales, coverage, status_memos(cache))
-    )
+    statuses = TranslationStatus(model.blocks, model.content, options.content_dir, options.layered("templates"), locales, coverage, status_memos(cache))
+    report_interface_gaps(statuses, options.site_root / "locales", report)
+    return ReadSite(model, statuses)
 
 
 def model_settings(options: Options, cache: BuildCache) -> str:
@@ -226,6 +226,7 @@ def plan_pages(read: ReadSite, report: Report) -> LoadedSite:
     pages, anew = views.pages_again(read.model.pages, read.model.edited) if read.model.pages else (views.pages(), None)
     check_unique_paths(pages, report)
     report.raise_if_errors()
+    check_page_links(read.content, read.content_html, pages, report)
     return LoadedSite(read.content, read.content_html, read.graph, pages, report, read.statuses, read.model.catalogs, read.model.supplied, views, anew)
 
 

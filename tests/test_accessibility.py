@@ -44,3 +44,34 @@ def test_the_check_itself_catches_a_violation(open_page):
     page.evaluate("document.querySelector('main').insertAdjacentHTML('beforeend', '<p style=\"color:#bbb\">faint</p><img src=\"x.png\">')")
     found = " ".join(violations(page))
     assert "color-contrast" in found and "image-alt" in found
+
+
+# live-reload.js's event stream, replaced by one the test speaks through (serve is not running)
+FAKE_EVENTS = """() => {
+  window.EventSource = class {
+    constructor() { window.__events = this; this.listeners = {}; }
+    addEventListener(type, listener) { this.listeners[type] = listener; }
+  };
+}"""
+PROBLEMS = [
+    {"where": "questions/gpu-role.yaml:1:8", "severity": "error", "message": "unknown topic 'basic' [ref.unknown-topic]", "hint": "did you mean 'basics'?"},
+    {"where": "glossary/gpu.yaml:3:1", "severity": "warning", "message": "term 'gpu' has no 'fr' text", "hint": ""},
+]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_serve_error_overlay_is_readable(open_page, scheme):
+    """The overlay `serve` shows over a page when a build fails: its file:line, message and
+    hint meet WCAG AA contrast over the page's own styles (its code spans had the page's
+    light background under the overlay's light text)."""
+    page = open_page(path_of("question", "nl"), color_scheme=scheme, bypass_csp=True).page
+    page.evaluate(FAKE_EVENTS)
+    page.add_script_tag(path=str(ROOT / "static/live-reload.js"))
+    page.evaluate("(problems) => window.__events.listeners.failed({data: JSON.stringify(problems)})", PROBLEMS)
+    overlay = page.locator("#studysite-build-errors")
+    assert "questions/gpu-role.yaml:1:8" in overlay.inner_text()
+    if not AXE.is_file():
+        pytest.fail("axe-core is missing: run 'npm ci' (scripts/test does)")
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("async () => await axe.run('#studysite-build-errors', {runOnly: {type: 'tag', values: ['wcag2aa']}})")
+    assert [f"{v['id']}: {[n['target'] for n in v['nodes']]}" for v in result["violations"]] == []

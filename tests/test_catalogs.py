@@ -69,15 +69,20 @@ def test_a_site_catalog_overrides_the_shipped_one_message_by_message(tmp_path):
     assert report.diagnostics == []
 
 
-def test_init_starts_from_the_shipped_catalog(make_content):
+def test_init_of_a_shipped_language_makes_its_content_po_and_no_copy_of_the_shipped_messages(make_content, tmp_path):
+    """A site's own messages.po overrides the shipped one message by message: a copy of
+    Studysite's would only freeze its messages at this version."""
     content = make_content()
-    shutil.copytree(ROOT / "templates", content.parent / "templates")
     result = run_cli("i18n", "init", "fr", "--content", content)
     assert result.status == 0, result.err
-    assert "shipped translations" in result.out
-    with catalog_path(content.parent / "locales", "fr").open("rb") as file:
-        catalog = read_po(file)
-    assert catalog["Glossary"].string == "Glossaire" and not catalog["Glossary"].fuzzy
+    assert "ships the interface in 'fr'" in result.out
+    assert not catalog_path(content.parent / "locales", "fr").exists()
+    assert (content.parent / "locales/fr/LC_MESSAGES/content.po").is_file()
+    again = run_cli("i18n", "init", "fr", "--content", content)
+    assert again.status == 2 and "content.po exists already" in again.err
+    build = run_cli("build", "--content", content, "--out", tmp_path / "site", "--no-search")
+    assert build.status == 0, build.err
+    assert ">Glossaire<" in (tmp_path / "site/fr/index.html").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=language_of)
@@ -113,6 +118,10 @@ msgid "Search"
 msgstr "Chercher"
 """
 SITE_PO_FAULTS = [(6, 9, "i18n.placeholders"), (11, 12, "i18n.placeholders"), (15, 25, "i18n.placeholders"), (18, 12, "i18n.placeholders")]
+
+
+# A site's own French catalog, overriding two shipped messages
+OWN_FR_PO = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgid "Glossary"\nmsgstr "Glossaire"\n\nmsgid "Home"\nmsgstr "Accueil"\n'
 
 
 def write_site_catalog(root, text):
@@ -194,8 +203,7 @@ def test_update_refuses_a_catalog_it_would_misread_and_writes_nothing(make_conte
     Every such mistake, in any catalog, is located and no file is written."""
     content = make_content()
     shutil.copytree(ROOT / "templates", content.parent / "templates")
-    assert run_cli("i18n", "init", "fr", "--content", content).status == 0
-    ui = catalog_path(content.parent / "locales", "fr")
+    ui = write_site_catalog(content.parent, OWN_FR_PO)
     text = ui.read_text(encoding="utf-8")
     ui.write_text(text.replace('msgstr "Glossaire"', 'msgstr "Glossaire'), encoding="utf-8")
     before = {path: path.read_bytes() for path in (content.parent / "locales").rglob("*") if path.is_file()}
@@ -272,8 +280,9 @@ def test_a_catalog_saved_with_a_byte_order_mark_and_crlf_is_read(tmp_path):
 
 def test_update_locates_the_mistakes_of_messages_po_and_content_po_in_one_run(make_content):
     content = make_content()
+    ui = write_site_catalog(content.parent, OWN_FR_PO)
     assert run_cli("i18n", "init", "fr", "--content", content).status == 0
-    ui, texts = catalog_path(content.parent / "locales", "fr"), content.parent / "locales/fr/LC_MESSAGES/content.po"
+    texts = content.parent / "locales/fr/LC_MESSAGES/content.po"
     ui.write_text(ui.read_text(encoding="utf-8").replace('msgstr "Glossaire"', 'msgstr "Glossaire'), encoding="utf-8")
     texts.write_text(texts.read_text(encoding="utf-8").replace('msgid "Wat doet een GPU?"', 'msgid "Wat doet een GPU?'), encoding="utf-8")
     result = run_cli("i18n", "update", "--content", content)
@@ -316,8 +325,8 @@ def test_an_update_stopped_while_writing_leaves_the_catalog_as_it_was(make_conte
     """Ctrl-C (or a full disk) during `i18n update` of a large catalog cut the translator's
     file short: it was truncated before Babel wrote it."""
     content = make_content()
+    po = write_site_catalog(content.parent, OWN_FR_PO)
     assert run_cli("i18n", "init", "fr", "--content", content).status == 0
-    po = catalog_path(content.parent / "locales", "fr")
     before = po.read_bytes()
 
     def stopped_while_writing(file, catalog, **options):

@@ -222,3 +222,11 @@ def test_a_regional_language_falls_back_to_the_shipped_catalog_of_its_language(t
     assert "Vocabulário" in page and search != "Search" and f">{search}<" in page  # the site's own, then Studysite's pt
     status = run_cli("status", "--content", content).out
     assert status.split("pt-BR: ")[1].splitlines()[0].endswith("translated, 0 missing, 0 fuzzy")  # its UI complete
+
+
+def test_i18n_help_shows_the_content_option():
+    import subprocess
+    import sys
+
+    shown = subprocess.run([sys.executable, "build.py", "i18n", "--help"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    assert "--content CONTENT" in shown and "content folder" in shown

@@ -42,6 +42,44 @@ def test_a_tab_that_indents_is_named_as_one(loader):
     assert "a tab where YAML expects spaces" in report.errors[0].message and "indent with spaces" in report.errors[0].hint
 
 
+@pytest.mark.parametrize(
+    ("text", "where", "hint"),
+    [
+        # an unquoted ': ' in a value: at the colon, with the line quoted as it should be
+        ("topic: t\nen:\n  question: Why: because\n  choices: [a, b]\n", "3:16", 'put the text in quotes: question: "Why: because"'),
+        ("en:\n  choices:\n    - a\n  explanation: A text\n    that says this: it\n", "5:19", "put the text in quotes"),
+        # a key indented one space too far: at that line, the column of its siblings
+        ("topic: t\nen:\n  question: Q\n   choices: [a, b]\n", "4:4", "indent it to column 3, as line 3 ('question: Q')"),
+        # one space too few: the block's column, or its parent's to end the block
+        ("topic: t\nen:\n  question: Q\n choices: [a, b]\n", "4:2", "indent it to column 3, as line 3 ('question: Q'), or to column 1 to end that block"),
+        ("en:\n  choices:\n    - a\n   - b\n", "4:4", "indent it to column 5, as line 3 ('- a')"),
+        ("en:\n  explanation: |\n    text\n   more\n", "4:4", "indent it to column 5, as line 3 ('text')"),
+        # the line after a mistake is where the parser stops; the hint names the line the sibling is on
+        ("en:\n    question: Q\n  choices: [a, b]\n", "3:3", "indent it to column 5, as line 2 ('question: Q')"),
+    ],
+)
+def test_common_yaml_mistakes_are_located_at_their_line_with_a_hint(loader, text, where, hint):
+    report = Report()
+    assert parse_text(text, "questions/q.yaml", report) is None
+    assert located(report) == [(f"questions/q.yaml:{where}", "yaml.syntax")]
+    assert hint in report.errors[0].hint, report.errors[0].hint
+
+
+def test_a_comma_inside_an_item_of_a_bracketed_list_is_named_with_the_item_to_quote():
+    from studysite.content.yaml_hints import split_flow_item
+
+    node = parse_text("nl:\n  choices: [Parijs, de hoofdstad, Lyon]\n", "q.yaml", Report())
+    choices = node.value[0][1].value[0][1]
+    found = split_flow_item(choices, 2)
+    assert (found.line, found.column) == (2, 13) and found.hint == 'quote it: "Parijs, de hoofdstad"'
+    assert "holds a comma" in found.message
+    unknown = split_flow_item(parse_text("c: [Een, Twee, Drie]\n", "q.yaml", Report()).value[0][1], 2)
+    assert (unknown.line, unknown.column) == (1, 4) and "quote an item that holds one" in unknown.hint
+    assert split_flow_item(choices, 3) is None  # as many items as expected: no comma too many
+    block = parse_text("c:\n  - Parijs, de hoofdstad\n  - Lyon\n", "q.yaml", Report()).value[0][1]
+    assert split_flow_item(block, 1) is None  # a "- item" list keeps its commas
+
+
 def test_positions_are_one_based():
     node = parse_text("nl:\n  title: x\n", "t.yaml", Report())
     key, value = node.value[0]

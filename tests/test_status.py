@@ -53,6 +53,39 @@ def test_missing_and_fuzzy_ui_messages_of_a_language_studysite_does_not_ship(mak
     assert '  UI missing: "Search"' in eu
 
 
+def test_the_interfaces_gaps_are_one_warning_per_language_with_their_count_and_fail_only_strict(make_content, tmp_path):
+    """Like a record not yet translated, an interface message not yet translated is a gap
+    a deploy publishes (in English): one warning per language, not one per message."""
+    content = make_content(
+        **{
+            "site.yaml": "languages: [nl, eu, fr]\nnl: {title: S}\neu: {title: S}\nfr: {title: S}\n",
+            "topics/basics.yaml": "nl: {title: T}\neu: {title: T}\nfr: {title: T}\n",
+            "questions/gpu-role.yaml": "topic: basics\nanswer: A\n"
+            + "".join(f"{lang}: {{question: Q, choices: [a, b], explanation: E}}\n" for lang in ("nl", "eu", "fr")),
+            "glossary/gpu.yaml": "nl: {term: GPU, definition: D}\neu: {term: GPU, definition: D}\nfr: {term: GPU, definition: D}\n",
+        }
+    )
+    locales = tmp_path / "locales/eu/LC_MESSAGES"
+    locales.mkdir(parents=True)
+    po = (ROOT / "locales/fr/LC_MESSAGES/messages.po").read_text(encoding="utf-8").replace("Language: fr", "Language: eu")
+    po = po.replace('msgstr "Rechercher"', 'msgstr ""').replace('msgstr "Glossaire"', 'msgstr ""')
+    (locales / "messages.po").write_text(po.replace("#: templates/practice.html", "#, fuzzy\n#: templates/practice.html", 1), encoding="utf-8")
+    with (ROOT / "locales/messages.pot").open("rb") as pot:
+        total = sum(1 for message in read_po(pot) if message.id)
+    built = run_cli("build", "--content", content, "--out", tmp_path / "site", "--no-search")
+    assert built.status == 0, built.err
+    gaps = [line.partition(str(tmp_path) + "/")[2] for line in built.err.splitlines() if "[i18n.ui-incomplete]" in line]
+    assert gaps == [
+        f"locales/eu/LC_MESSAGES/messages.po: warning: 3 of {total} interface messages are not translated into 'eu' (2 missing, 1 fuzzy): "
+        "its pages show them in English [i18n.ui-incomplete]"
+    ], built.err  # none for fr, whose shipped catalog is complete
+    assert ">Search<" in (tmp_path / "site/eu/index.html").read_text(encoding="utf-8")
+    check = run_cli("check", "--content", content)
+    assert check.status == 0 and "[i18n.ui-incomplete]" in check.err
+    strict = run_cli("check", "--content", content, "--strict")
+    assert strict.status == 1 and "error: 3 of" in strict.err
+
+
 def test_a_record_whose_source_changed_after_its_translation_is_outdated(make_content):
     content = make_content()
     term = committed_twice(content)

@@ -14,6 +14,7 @@ from pathlib import Path
 import yaml
 
 from studysite.content.records import KINDS
+from studysite.content.yaml_hints import syntax_hint
 from studysite.diagnostics import Location, Report, did_you_mean
 from studysite.fileio import files_below, read_bytes
 
@@ -159,6 +160,8 @@ def parse_text(text: str, relative: str, report: Report) -> yaml.Node | None:
         hint = f"{error.context} that starts at line {error.context_mark.line + 1}" if error.context and error.context_mark else ""
         if mark and _tab_at(text, mark.line, mark.column):  # PyYAML names it only as a character that cannot start a token
             message, hint = "a tab where YAML expects spaces", "indent with spaces: YAML does not allow tabs for indentation"
+        elif (common := syntax_hint(text, error)) is not None:  # a common mistake, at its own line
+            line, column, message, hint = common.line, common.column, common.message, common.hint
         report.error(Location(relative, line, column), "yaml.syntax", f"YAML syntax error: {message}", hint)
         return None
     except yaml.reader.ReaderError as error:

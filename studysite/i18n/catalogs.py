@@ -18,6 +18,7 @@ from studysite.fileio import shown_path, write_whole
 from studysite.i18n import content_po, po_check
 from studysite.i18n.ui_catalogs import DOMAIN, SHIPPED_LOCALES, catalog_path
 from studysite.languages import is_valid_language, language_problem, parse_locale
+from studysite.shipped import shipped_folder
 
 TEMPLATE_FILE = f"{DOMAIN}.pot"
 METHOD_MAP = [("**.html", "jinja2.ext:babel_extract"), ("**.xml", "jinja2.ext:babel_extract")]
@@ -32,7 +33,7 @@ class CatalogError(Exception):
 
 def extract(site_root: Path) -> Catalog:
     """Every UI message of the templates a site is built with: its own, then Studysite's."""
-    folders = [site_root / "templates", SHIPPED_LOCALES.parent / "templates"]
+    folders = [site_root / "templates", shipped_folder("templates")]
     unique = [folder for index, folder in enumerate(folders) if folder.is_dir() and folder.resolve() not in [f.resolve() for f in folders[:index]]]
     if not unique:
         raise CatalogError(f"no templates/ folder in '{site_root}'")
@@ -75,14 +76,6 @@ def _read_all(paths: list[Path], report: Report) -> list[tuple[Path, str, Catalo
     others are in the report, which the caller raises once it has read every catalog."""
     read = [(path, language_of(path), _read(path, language_of(path), report)) for path in paths if is_valid_language(language_of(path))]
     return [(path, language, catalog) for path, language, catalog in read if catalog is not None]
-
-
-def _read_shipped(path: Path) -> Catalog:
-    """Studysite's own catalog of a language, which a new site catalog starts from."""
-    report = Report()
-    read = _read_all([path], report)
-    report.raise_if_errors()
-    return read[0][2]
 
 
 def language_of(path: Path) -> str:
@@ -132,28 +125,42 @@ def _new_catalog(language: str, domain: str) -> Catalog:
 
 
 def init(locales: Path, template: Catalog, language: str, content_template: Catalog | None = None, content: Content | None = None) -> str:
-    """Create a language's messages.po (from Studysite's shipped catalog when there is one)
-    and its content.po; an existing file is left alone."""
+    """Start a language: its content.po, and its messages.po unless Studysite ships the
+    language's interface (the shipped catalog is used as it is, and a site's own messages.po
+    need hold only the messages it changes). An existing file is left alone."""
     check_language(language, "init")
     path = catalog_path(locales, language)
     content_path = content_po.po_path(locales, language)
+    shipped = catalog_path(SHIPPED_LOCALES, language)
+    ships_ui = shipped.is_file() and shipped.resolve() != path.resolve()
+    wants_ui = not path.exists() and not ships_ui
     wants_content = content_template is not None and content is not None and language != content.site.default_language
-    if path.exists() and (content_path.exists() or not wants_content):
-        raise CatalogError(f"{path} exists already; run 'python build.py i18n update' to bring it up to date")
+    if not wants_ui and not (wants_content and not content_path.exists()):
+        raise CatalogError(_nothing_to_init(path, content_path, language, ships_ui, wants_content))
     done = []
-    if not path.exists():
-        shipped = catalog_path(SHIPPED_LOCALES, language)
-        catalog = _read_shipped(shipped) if shipped.is_file() else _new_catalog(language, DOMAIN)
+    if ships_ui:
+        done.append(f"Studysite ships the interface in '{language}': no messages.po is needed (one in {path.parent} overrides its messages one by one).")
+    elif wants_ui:
+        catalog = _new_catalog(language, DOMAIN)
         catalog.update(template)
         _write(catalog, path)
-        origin = "from Studysite's shipped translations" if shipped.is_file() else f"translate its {len(catalog)} messages"
-        done.append(f"Created {path} ({origin}).")
+        done.append(f"Created {path}: translate its {len(catalog)} messages.")
     if wants_content and not content_path.exists():
         catalog = content_po.update_catalog(_new_catalog(language, content_po.DOMAIN), content_template)
         _write(catalog, content_path, content=True)
         done.append(f"Created {content_path}: translate its {len(catalog)} content fields.")
     done.append(f"Add '{language}' to 'languages:' in content/site.yaml when it is ready.")
     return " ".join(done)
+
+
+def _nothing_to_init(path: Path, content_path: Path, language: str, ships_ui: bool, wants_content: bool) -> str:
+    """Why `i18n init` of a language has nothing to create."""
+    update = f"run 'python build.py i18n update {language}' to bring it up to date"
+    if wants_content:
+        return f"{content_path} exists already; {update}"
+    if path.exists():
+        return f"{path} exists already; {update}"
+    return f"Studysite ships the interface in '{language}' and there is no content to translate into it: nothing to create"
 
 
 def _updated_ui_catalog(catalog: Catalog, template: Catalog) -> Catalog:

@@ -24,10 +24,11 @@ from pathlib import Path
 
 from studysite.content.records import Content
 from studysite.content.validate import Reading
-from studysite.fileio import read_bytes
+from studysite.diagnostics import Location, Report
+from studysite.fileio import read_bytes, shown_path
 from studysite.i18n import catalogs
 from studysite.i18n.content_po import Coverage
-from studysite.i18n.ui_catalogs import SOURCE_LANGUAGE, catalogs_of, merge_catalogs, read_catalog
+from studysite.i18n.ui_catalogs import SOURCE_LANGUAGE, catalog_path, catalogs_of, merge_catalogs, read_catalog
 from studysite.memo import NO_MEMO, Memo
 
 UNCOMMITTED = float("inf")
@@ -267,6 +268,14 @@ class TranslationStatus:
         self.coverage = coverage or {}  # what content.po translated (i18n/content_po.py)
         self.memos = memos or StatusMemos()  # where the git work and the templates' messages are kept between runs
         self._statuses: dict[str, LanguageStatus] | None = None
+        self._ui: dict[str, tuple[int, tuple[str, ...], tuple[str, ...]]] = {}
+
+    def ui_of(self, language: str) -> tuple[int, tuple[str, ...], tuple[str, ...]]:
+        """(messages, missing, fuzzy) of a language's interface, worked out once: without
+        the git work that the content's status needs, so a check can ask for it."""
+        if language not in self._ui:
+            self._ui[language] = ui_status(template_message_ids(self.template_dirs, self.memos.ui_messages), self.locales, language)
+        return self._ui[language]
 
     def of(self, language: str) -> LanguageStatus:
         return self._work_out()[language]
@@ -276,15 +285,34 @@ class TranslationStatus:
 
     def _work_out(self) -> dict[str, LanguageStatus]:
         if self._statuses is None:
-            default, template = self.languages[0], template_message_ids(self.template_dirs, self.memos.ui_messages)
+            default = self.languages[0]
             git_checked = in_git_work_tree(self.content_dir)
             outdated = outdated_by_git(self.records, default, self.content_dir, self.memos.history) if git_checked else {}
             self._statuses = {}
             for language in self.languages:
                 missing, old = content_status(self.records, language, self.coverage.get(language, Coverage()), outdated)
-                ui = ui_status(template, self.locales, language)
+                ui = self.ui_of(language)
                 self._statuses[language] = LanguageStatus(language, language == default, len(self.records), missing, old, *ui, git_checked)
         return self._statuses
+
+
+def report_interface_gaps(status: TranslationStatus, own_locales: Path, report: Report) -> None:
+    """One warning per site language whose interface has messages its catalogs leave
+    untranslated or fuzzy (its pages show them in English), with their count: a gap like a
+    record not yet translated, which a deploy publishes. A language without any catalog has
+    its own warning (i18n.catalog-missing, ui_catalogs.py)."""
+    for language in status.languages:
+        if language.startswith(SOURCE_LANGUAGE) or not catalogs_of(status.locales, language):
+            continue
+        total, missing, fuzzy = status.ui_of(language)
+        if missing or fuzzy:
+            report.warning(
+                Location(shown_path(catalog_path(own_locales, language))),
+                "i18n.ui-incomplete",
+                f"{len(missing) + len(fuzzy)} of {total} interface messages are not translated into '{language}' "
+                f"({len(missing)} missing, {len(fuzzy)} fuzzy): its pages show them in English",
+                f"run 'python build.py status' to list them, and translate them in this file ('i18n update {language}' adds the missing ones)",
+            )
 
 
 def format_status(statuses: list[LanguageStatus]) -> str:

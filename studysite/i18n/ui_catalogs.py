@@ -17,10 +17,11 @@ from studysite.diagnostics import Location, Report
 from studysite.fileio import shown_path
 from studysite.i18n import po_check
 from studysite.languages import is_valid_language, locale_file, parse_locale, with_parents
+from studysite.shipped import shipped_folder
 
 DOMAIN = "messages"
 SOURCE_LANGUAGE = "en"
-SHIPPED_LOCALES = Path(__file__).resolve().parents[2] / "locales"  # Studysite's own UI catalogs
+SHIPPED_LOCALES = shipped_folder("locales")  # Studysite's own UI catalogs
 
 
 def catalog_path(locales_dir: Path, language: str) -> Path:
