@@ -59,7 +59,14 @@ CASES = {
             "questions/gpu-role.yaml": "topic: basics\nanswer: A\nnl:\n  question: Q\n  choices: [a, b]\n  explanation: E\nfr:\n  question: Q\n  choices: [a, b, c]\n  explanation: E\n"
         },
         "questions/gpu-role.yaml:9:12: the 'fr' block has 3 choices but the 'nl' block has 2",
-        'an item with a comma in it must be quoted, or the comma splits it in two: ["one, two", three]; every language lists the same choices in the same order',
+        'a comma ends an item in a [...] list: quote an item that holds one ("a, b"), or write the list one "- item" per line',
+    ),
+    "choice counts differ by a comma": (
+        {
+            "questions/gpu-role.yaml": "topic: basics\nanswer: A\nnl:\n  question: Q\n  choices: [Parijs, Lyon]\n  explanation: E\nfr:\n  question: Q\n  choices: [Paris, la capitale, Lyon]\n  explanation: E\n"
+        },
+        "questions/gpu-role.yaml:9:12: the 'fr' block has 3 choices but the 'nl' block has 2",
+        'the item at line 9 holds a comma, which ends an item in a [...] list: quote it: "Paris, la capitale"',
     ),
     "choice counts differ, written a line each": (
         {

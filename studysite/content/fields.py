@@ -23,6 +23,7 @@ from enum import Enum
 import yaml
 
 from studysite.content.node_reader import NodeReader
+from studysite.content.yaml_hints import comma_split_item
 from studysite.diagnostics import Location, Report, did_you_mean
 
 
@@ -41,6 +42,9 @@ class Text(Enum):
     PLAIN = "plain text"  # shown as written (escaped)
     INLINE = "inline Markdown"  # emphasis, code, links, math; no block elements
     MARKDOWN = "Markdown"  # paragraphs, lists, tables...
+
+
+FLOW_LIST_HINT = 'a comma ends an item in a [...] list: quote an item that holds one ("a, b"), or write the list one "- item" per line'
 
 
 class _NoDefault:
@@ -217,22 +221,16 @@ class FieldValues:
 
     values: dict[str, object] = field(default_factory=dict)
     where: dict[str, Location] = field(default_factory=dict)
-    flowing: set[str] = field(default_factory=set)  # lists written [a, b, c] on one line, unquoted: a comma may have cut an item
+    split: dict[str, str] = field(default_factory=dict)  # of a list written [a, b, c]: why it may have more items than meant, and how to write it
 
     def read(self, context: Context, f: Field, node: yaml.Node) -> None:
         value = f.shape.read(context, node, f.name)
         if value is not None:
             self.values[f.name] = value
             self.where[f.name] = context.reader.where(node)
-            if is_flowing(node):
-                self.flowing.add(f.name)
-
-
-def is_flowing(node: yaml.Node) -> bool:
-    """Whether a list is written inline ([a, b]) on one line, its items unquoted: where an
-    item with a comma in it becomes two."""
-    items = node.value if isinstance(node, yaml.SequenceNode) and node.flow_style else ()
-    return len(items) > 1 and node.start_mark.line == node.end_mark.line and all(isinstance(item, yaml.ScalarNode) and not item.style for item in items)
+            if isinstance(node, yaml.SequenceNode) and node.flow_style:
+                split = comma_split_item(node)
+                self.split[f.name] = f"{split.message}: {split.hint}" if split else FLOW_LIST_HINT
 
 
 @dataclass

@@ -369,8 +369,8 @@ class _RecordValidator:
         for language, (count, where) in counts.items():
             if count != expected:
                 hint = f"every language lists the same {name} in the same order"
-                if count > expected and name in item.blocks[language].flowing:
-                    hint = f"an item with a comma in it must be quoted, or the comma splits it in two: [\"one, two\", three]; {hint}"
+                if count > expected and name in item.blocks[language].split:
+                    hint = item.blocks[language].split[name]
                 message = f"the '{language}' block has {count} {name} but the '{reference}' block has {expected}"
                 self.report.error(where, f"{name}.mismatch" if name == "choices" else "value.count", message, hint)
 

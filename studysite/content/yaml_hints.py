@@ -118,15 +118,29 @@ def _cut(text: str, length: int = 40) -> str:
 
 def split_flow_item(node: yaml.Node, expected: int) -> YamlHint | None:
     """For a list written [a, b, c] with more items than expected (the other languages'
-    count): the item a comma most likely split, and how to write it. The likely split is
-    an item whose next item starts in lower case where the list's first item does not
-    ("[Paris, the capital, Lyon]"); without one, the list itself is named. None when the
-    list is not a [...] list or is not too long: the comma is not the cause."""
+    count): the item a comma most likely split, and how to write it (comma_split_item);
+    without one, the list itself is named. None when the list is not a [...] list or is not
+    too long: the comma is not the cause."""
     if not isinstance(node, yaml.SequenceNode) or not node.flow_style or len(node.value) <= expected:
+        return None
+    start = node.start_mark
+    return comma_split_item(node) or YamlHint(
+        start.line + 1,
+        start.column + 1,
+        f"this [...] list has {len(node.value)} items where {expected} are expected",
+        'a comma ends an item in a [...] list: quote an item that holds one ("a, b"), or write the list one "- item" per line',
+    )
+
+
+def comma_split_item(node: yaml.Node) -> YamlHint | None:
+    """In a list written [a, b, c], the item a comma most likely split: one whose next item
+    starts in lower case where the list's first item does not ("[Paris, the capital,
+    Lyon]"); None when no item looks so."""
+    if not isinstance(node, yaml.SequenceNode) or not node.flow_style:
         return None
     items = node.value
     texts = [item.value if isinstance(item, yaml.ScalarNode) and not item.style else None for item in items]
-    lower_first = bool(texts[0]) and texts[0][:1].islower()
+    lower_first = bool(texts) and bool(texts[0]) and texts[0][:1].islower()
     for index in range(1, len(items)):
         previous, current = texts[index - 1], texts[index]
         if previous and current and current[:1].islower() and not lower_first:
@@ -138,10 +152,4 @@ def split_flow_item(node: yaml.Node, expected: int) -> YamlHint | None:
                 f"the item at line {start.line + 1} holds a comma, which ends an item in a [...] list",
                 f"quote it: {_cut(joined, 70)}",
             )
-    start = node.start_mark
-    return YamlHint(
-        start.line + 1,
-        start.column + 1,
-        f"this [...] list has {len(items)} items where {expected} are expected",
-        'a comma ends an item in a [...] list: quote an item that holds one ("a, b"), or write the list one "- item" per line',
-    )
+    return None
