@@ -8,7 +8,9 @@ import sys
 from pathlib import Path
 
 from studysite import __version__, pipeline, scaffold, urls
+from studysite.content.json_schema import schema_files
 from studysite.diagnostics import ContentError, Report, built_summary, plural, print_failure, print_report
+from studysite.fileio import write_whole
 from studysite.i18n import catalogs
 from studysite.i18n.status import format_status
 from studysite.incremental.cache import cache_lock_file, open_cache
@@ -50,6 +52,8 @@ def make_parser() -> argparse.ArgumentParser:
     i18n.add_argument("language", nargs="?", help="language code: needed by init; update refreshes only that language's catalogs")
     i18n.add_argument("--content", type=Path, default=Path("content"), help="content folder (default: content); the catalogs go to locales/ beside it")
     _new_command(commands)
+    schema = commands.add_parser("schema", help="write the content files' JSON Schemas, for an editor to check and complete them")
+    schema.add_argument("--out", type=Path, default=Path(scaffold.SCHEMA_FOLDER), help=f"folder to write them into (default: {scaffold.SCHEMA_FOLDER})")
     return parser
 
 
@@ -214,4 +218,14 @@ def run_new(args) -> int:
     return EXIT_OK
 
 
-COMMANDS = {"new": run_new, "build": run_build, None: run_build, "check": run_check, "serve": run_serve, "status": run_status, "i18n": run_i18n}
+def run_schema(args) -> int:
+    """The JSON Schemas, each file written whole; a file of the same name is replaced (they
+    are made from this version's schema, nothing else)."""
+    args.out.mkdir(parents=True, exist_ok=True)
+    for name, text in schema_files().items():
+        write_whole(args.out / name, lambda file, text=text: file.write(text.encode("utf-8")))
+    print(f"Wrote the JSON Schemas of the content files into {args.out}/; {scaffold.SCHEMA_FOLDER}/ beside content/ is what a new site's .vscode/settings.json names.")
+    return EXIT_OK
+
+
+COMMANDS = {"schema": run_schema, "new": run_new, "build": run_build, None: run_build, "check": run_check, "serve": run_serve, "status": run_status, "i18n": run_i18n}

@@ -16,9 +16,11 @@ from pathlib import Path
 import yaml
 
 from studysite import __version__
+from studysite.content.json_schema import schema_files
 from studysite.languages import language_name, language_problem
 
-REPOSITORY = "https://github.com/studysite/studysite"  # as pyproject.toml's [project.urls]
+REPOSITORY = "https://github.com/studysite/studysite"
+SCHEMA_FOLDER = "schemas"  # the content files' JSON Schemas, for the editor  # as pyproject.toml's [project.urls]
 STARTER = Path(__file__).resolve().parent / "starter"
 SOURCE_LANGUAGE = "en"  # the starter text a language without its own starts from
 # The official actions the Pages workflow uses, each pinned to the commit of a release tag
@@ -89,6 +91,15 @@ def new_site(folder: Path, languages: tuple[str, ...] = (SOURCE_LANGUAGE,), titl
     return NewSite(folder, tuple(files), requirement)
 
 
+def editor_settings() -> str:
+    """VS Code's settings for the YAML extension: each content kind's files checked and
+    completed with its JSON Schema (content/json_schema.py)."""
+    globs = {"site": "content/site.yaml", "topic": "content/topics/**/*.yaml", "question": "content/questions/**/*.yaml"}
+    globs |= {"term": "content/glossary/**/*.yaml", "comparison": "content/comparisons/**/*.yaml"}
+    schemas = {f"./{SCHEMA_FOLDER}/{name}.schema.json": glob for name, glob in globs.items()}
+    return json.dumps({"yaml.schemas": schemas}, indent=2) + "\n"
+
+
 def check_folder(folder: Path) -> None:
     if folder.exists() and not folder.is_dir():
         raise NewSiteError(f"'{folder}' is a file; give the name of a new or empty folder")
@@ -114,6 +125,8 @@ def site_files(languages: tuple[str, ...], title: str | None, requirement: str) 
         "README.md": fill(_starter("README.md"), title=first_title, languages=listed, requirement=requirement, repository=REPOSITORY),
         ".gitignore": _starter("gitignore"),
         ".github/workflows/pages.yml": fill(_starter("pages.yml"), requirement=requirement, **{name: action_pin(name) for name in ACTIONS}),
+        ".vscode/settings.json": editor_settings(),
+        **{f"{SCHEMA_FOLDER}/{name}": text for name, text in schema_files().items()},
     }
     for path in sorted((STARTER / "content").rglob("*.yaml")):
         relative = path.relative_to(STARTER).as_posix()

@@ -30,6 +30,8 @@ STARTER_FILES = {
     "content/glossary/active-recall.yaml",
     "content/glossary/rereading.yaml",
     "content/comparisons/recall-or-rereading.yaml",
+    ".vscode/settings.json",  # the editor checks and completes the content with the JSON Schemas beside it
+    *(f"schemas/{name}.schema.json" for name in ("site", "topic", "question", "term", "comparison")),
 }
 
 

@@ -265,7 +265,7 @@ def _topic(context: Context, node: yaml.Node, key: str) -> str | None:
     return value
 
 
-TOPIC = Shape(_topic, {"type": "string", "pattern": ID_PATTERN.pattern})
+TOPIC = Shape(_topic, {"type": "string", "pattern": f"^{ID_PATTERN.pattern}$"})
 
 
 def term_ids(at_least: int = 0) -> Shape:
@@ -281,7 +281,7 @@ def term_ids(at_least: int = 0) -> Shape:
             context.references.append(Reference("glossary", value, context.reader.where(item)))
         return tuple(value for value, _ in items)
 
-    return Shape(read, {"type": "array", "items": {"type": "string", "pattern": ID_PATTERN.pattern}, "minItems": at_least})
+    return Shape(read, {"type": "array", "items": {"type": "string", "pattern": f"^{ID_PATTERN.pattern}$"}, "minItems": at_least})
 
 
 def rows(table: Table, noun: str, hint: str) -> Shape:

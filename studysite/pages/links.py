@@ -17,8 +17,10 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from studysite import urls
+from studysite.content.fields import Text, texts_of
 from studysite.content.html import ContentHtml
 from studysite.content.records import KINDS, Content
+from studysite.content.schema import KIND_OF_FOLDER
 from studysite.diagnostics import Location, Report
 from studysite.pages.view_models import Page
 
@@ -45,18 +47,13 @@ def check_page_links(content: Content, content_html: ContentHtml, pages: Iterabl
 
 
 def record_texts(content: Content, content_html: ContentHtml) -> Iterator[tuple[str, str, str]]:
-    """(the page a text is on, its language, its HTML) of every record text with HTML."""
-    for folder, texts in (("questions", content_html.questions), ("topics", content_html.topics), ("glossary", content_html.terms)):
+    """(the page a text is on, its language, its HTML) of every record text with HTML: the
+    Markdown and inline fields the schema declares."""
+    for folder, texts in (("questions", content_html.questions), ("topics", content_html.topics), ("glossary", content_html.terms), ("comparisons", content_html.comparisons)):
+        table = KIND_OF_FOLDER[folder].any_block
         for (record_id, language), converted in texts.items():
             page = urls.record(folder, language, record_id)
-            if isinstance(converted, str):
-                yield page, language, converted
-            else:
-                yield from ((page, language, fragment) for fragment in (converted.stem, converted.explanation, *converted.choices))
-    for (record_id, language), comparison in content_html.comparisons.items():
-        page = urls.record("comparisons", language, record_id)
-        yield from ((page, language, cell) for row in comparison.rows for cell in row)
-        yield page, language, comparison.summary
+            yield from ((page, language, fragment) for _, field, fragment in texts_of(table, converted) if field.text is not Text.PLAIN)
     for language, description in content_html.site.items():
         yield urls.home(language), language, description
 
