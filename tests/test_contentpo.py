@@ -278,3 +278,30 @@ def test_update_twice_keeps_the_previous_source_of_a_fuzzy_entry(make_content):
     assert '#| msgid "Wat doet een GPU?"' in after_one
     assert run_cli("i18n", "update", "--content", content).status == 0
     assert po.read_text(encoding="utf-8") == after_one  # not turned into a translator's comment "# | msgid"
+
+
+def test_every_question_types_texts_are_entries_and_come_back_as_its_block():
+    """A list every language sizes itself (a typed question's accepted answers) is one
+    entry, its items separated by ' | '; lists that agree between languages (items, pairs,
+    choices and their feedback) are an entry per item; an empty feedback has none."""
+    from studysite.content.records import QuestionText
+    from studysite.content.schema import QUESTION_TYPES
+    from studysite.i18n.content_po import build_text, describe_field, text_fields
+
+    typed = QUESTION_TYPES["typed"].block
+    source = QuestionText("De ggd is ___.", "Zie *hier*.", accept=("6", "zes"))
+    assert text_fields(typed, source) == [("question", "De ggd is ___."), ("explanation", "Zie *hier*."), ("accept", "6 | zes")]
+    assert describe_field(typed, "accept") == "accept (plain text; alternatives separated by '|')"
+    translated = build_text(typed, source, {"question": "Le pgcd est ___.", "explanation": "Voir *ici*.", "accept": "6 | six | six."})
+    assert translated == QuestionText("Le pgcd est ___.", "Voir *ici*.", accept=("6", "six", "six."))
+
+    single = QUESTION_TYPES["single"].block
+    source = QuestionText("Q", "E", choices=("a", "b"), feedback=("", "not b"))
+    assert [path for path, _ in text_fields(single, source)] == ["question", "explanation", "choices.1", "choices.2", "feedback.2"]
+    assert describe_field(single, "choices.2") == "choice B (inline Markdown)" and describe_field(single, "feedback.2") == "feedback B (inline Markdown)"
+    back = build_text(single, source, {"question": "q", "explanation": "e", "choices.1": "A", "choices.2": "B", "feedback.2": "pas b"})
+    assert back == QuestionText("q", "e", choices=("A", "B"), feedback=("", "pas b"))
+
+    match = QUESTION_TYPES["match"].block
+    source = QuestionText("Q", "E", pairs=(("GPU", "kaart"), ("CPU", "processor")))
+    assert [path for path, _ in text_fields(match, source)] == ["question", "explanation", "pairs.1.1", "pairs.1.2", "pairs.2.1", "pairs.2.2"]

@@ -372,3 +372,78 @@ def test_many_new_files_read_by_forked_processes_give_what_one_process_gives(mak
     assert one == two and {f"questions/q{n:03}.yaml" for n in range(WORTH_A_FORK + 6) if n != 7} <= {r.path for r in two[1]}
     assert [d.format() for d in shared.diagnostics] == [d.format() for d in alone.diagnostics]
     assert [d.code for r in two[1] if r.path == "questions/q007.yaml" for d in r.diagnostics] == ["yaml.syntax"]
+
+
+# -- question types ------------------------------------------------------------------------
+
+TYPED = "topic: basics\ntype: {type}\n{record}nl:\n{nl}fr:\n{fr}"
+
+
+def typed_question(kind: str, record: str = "", nl: str = "", fr: str = "") -> dict[str, str]:
+    block = "  question: Q\n  explanation: E\n"
+    return {"questions/q.yaml": TYPED.format(type=kind, record=record, nl=block + nl, fr=block + (fr or nl))}
+
+
+TYPE_CASES = {
+    "multiple: a letter outside the choices": (
+        typed_question("multiple", "answer: [A, D]\n", "  choices: [a, b, c]\n"),
+        "questions/q.yaml:3:9: answer 'D' is outside the 3 choices (A-C)",
+    ),
+    "multiple: a letter twice": (typed_question("multiple", "answer: [A, a]\n", "  choices: [a, b, c]\n"), "questions/q.yaml:3:13: 'answer' names A twice"),
+    "true-false: not true or false": (typed_question("true-false", "answer: maybe\n"), "questions/q.yaml:3:9: 'answer' must be true or false, not 'maybe'"),
+    "typed: no accepted answers in one language": (typed_question("typed", "", "  accept: [x]\n", "  unit: x\n"), "questions/q.yaml:8:3: the 'fr' block has no 'accept'"),
+    "typed: accept missing in a site language": (
+        {"questions/q.yaml": "topic: basics\ntype: typed\nnl: {question: Q, explanation: E, accept: [x]}\nfr: {question: Q, explanation: E}\n"},
+        "questions/q.yaml:4:5: the 'fr' block has no 'accept'",
+    ),
+    "typed: two blanks": (
+        {"questions/q.yaml": "topic: basics\ntype: typed\nnl: {question: 'A ___ en ___', explanation: E, accept: [x]}\nfr: {question: Q, explanation: E, accept: [x]}\n"},
+        "questions/q.yaml:3:16: the 'nl' question has 2 blanks (___)",
+    ),
+    "numeric: not a number": (typed_question("numeric", "answer: nine\n"), "questions/q.yaml:3:9: 'answer' must be a number, not 'nine'"),
+    "numeric: a negative tolerance": (typed_question("numeric", "answer: 9.81\ntolerance: -1\n"), "questions/q.yaml:4:12: 'tolerance' must not be negative, not -1"),
+    "order: two equal items": (typed_question("order", "", "  items: [a, b, A]\n"), "questions/q.yaml:6:17: 'items' lists 'A' twice"),
+    "order: counts differ": (
+        typed_question("order", "", "  items: [a, b, c]\n", "  items: [a, b, c, d]\n"),
+        "questions/q.yaml:10:10: the 'fr' block has 4 items but the 'nl' block has 3",
+    ),
+    "match: a pair of three": (typed_question("match", "", "  pairs: [[a, 1], [b, 2, 3]]\n"), "questions/q.yaml:6:19: a pair has 2 sides, not 3"),
+    "match: a right side twice": (typed_question("match", "", "  pairs: [[a, 1], [b, 1]]\n"), "questions/q.yaml:6:23: 'pairs' lists '1' twice"),
+    "a key of another type": (typed_question("order", "answer: A\n", "  items: [a, b, c]\n"), "questions/q.yaml:3:1: unknown key 'answer'"),
+    "an unknown type": (typed_question("sorting"), "questions/q.yaml:2:7: 'type' must be 'single' or 'multiple' or 'true-false' or 'typed' or 'numeric' or 'order' or 'match', not 'sorting'"),
+    "feedback for fewer choices": (
+        typed_question("single", "answer: A\n", "  choices: [a, b]\n  feedback: [x]\n", "  choices: [a, b]\n"),
+        "questions/q.yaml:8:13: the 'nl' block has 1 feedback text for 2 choices",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", TYPE_CASES)
+def test_question_type_rule(make_content, name):
+    files, expected = TYPE_CASES[name]
+    _, report = check(make_content(**files))
+    assert expected in [f"{d.location}: {d.message}" for d in report.errors], [f"{d.location}: {d.message}" for d in report.errors]
+
+
+def test_a_key_of_another_type_says_which_type_takes_it(make_content):
+    _, report = check(make_content(**typed_question("order", "answer: A\n", "  items: [a, b, c]\n")))
+    (error,) = report.errors
+    assert error.hint == "'answer' belongs to questions of type single or multiple or true-false or numeric; this one is of type order"
+
+
+def test_each_type_reads_into_its_model(make_content):
+    files = {
+        **{f"questions/{name}.yaml": text for name, text in [("m", "topic: basics\ntype: multiple\nanswer: 'A, c'\nnl: {question: Q, choices: [a, b, c], feedback: ['', x, ''], explanation: E}\n")]},
+        "questions/t.yaml": "topic: basics\ntype: true-false\nanswer: true\nnl: {question: Q, explanation: E}\n",
+        "questions/y.yaml": "topic: basics\ntype: typed\naccents: ignore\nnl: {question: 'Q ___', explanation: E, accept: [\"6\", zes]}\n",
+        "questions/n.yaml": "topic: basics\ntype: numeric\nanswer: 9.810\ntolerance: 0.05\nnl: {question: Q, explanation: E, unit: m/s²}\n",
+        "questions/o.yaml": "topic: basics\ntype: order\nnl: {question: Q, explanation: E, items: [a, b, c]}\n",
+        "questions/p.yaml": "topic: basics\ntype: match\nnl: {question: Q, explanation: E, pairs: [[a, '1'], [b, '2']]}\n",
+    }
+    content, report = check(make_content(**files))
+    assert report.errors == []
+    q = content.questions
+    assert (q["m"].type, q["m"].answer, q["m"].texts["nl"].feedback) == ("multiple", (0, 2), ("", "x", ""))
+    assert (q["t"].answer, q["y"].accents, q["y"].texts["nl"].accept) == (True, "ignore", ("6", "zes"))
+    assert (str(q["n"].answer), str(q["n"].tolerance), q["n"].texts["nl"].unit) == ("9.810", "0.05", "m/s²")
+    assert q["o"].texts["nl"].items == ("a", "b", "c") and q["p"].texts["nl"].pairs == (("a", "1"), ("b", "2"))
