@@ -16,6 +16,7 @@ from enum import Enum
 
 import yaml
 
+from studysite.content.media import AUDIO_TYPES
 from studysite.content.node_reader import NodeReader
 from studysite.diagnostics import Location, did_you_mean
 
@@ -176,6 +177,18 @@ def number(context: Context, node: yaml.Node, key: str) -> float | None:
 def texts(context: Context, node: yaml.Node, key: str) -> tuple[str, ...] | None:
     items = context.reader.text_list(node, key)
     return None if items is None else tuple(value for value, _ in items)
+
+
+def audio_file(context: Context, node: yaml.Node, key: str) -> str | None:
+    """A sound file's path (content/media.py finds and checks the file when the text is
+    converted; here, what the path alone tells: its format)."""
+    value = context.reader.text(node, key)
+    extension = value.rsplit(".", 1)[-1].lower() if value and "." in value.rsplit("/", 1)[-1] else ""
+    if value is not None and extension not in AUDIO_TYPES:
+        formats = ", ".join("." + e for e in AUDIO_TYPES)
+        context.reader.error(node, "media.type", f"'{value}' is not audio that Studysite publishes", f"give a file ending in {formats}")
+        return None
+    return value
 
 
 def record_id(context: Context, node: yaml.Node, key: str) -> str | None:

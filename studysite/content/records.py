@@ -16,12 +16,23 @@ class SiteText:
 
 
 @dataclass(frozen=True)
+class Theme:
+    """site.yaml's `theme:`: the look a site gives itself; empty, the site looks as Studysite's own."""
+
+    accent: str = ""  # #rrggbb, checked for contrast on the light background
+    logo: str = ""  # a path in the content folder as written (content/media.py finds the file)
+    favicon: str = ""
+    where: Mapping[str, Location] = field(default_factory=dict)  # where logo and favicon were written: their files' problems are told there
+
+
+@dataclass(frozen=True)
 class SiteConfig:
     languages: tuple[str, ...]
     base_url: str
     fallback: str  # "notice" or "skip"
     term_language: str = ""
     texts: Mapping[str, SiteText] = field(default_factory=dict)
+    theme: Theme = field(default_factory=Theme)
 
     @property
     def default_language(self) -> str:
@@ -47,6 +58,7 @@ class QuestionText:
     question: str
     choices: tuple[str, ...]
     explanation: str
+    audio: str = ""  # a sound file, as written (content/media.py finds it)
 
 
 @dataclass(frozen=True)
@@ -65,6 +77,7 @@ class TermText:
     term: str
     aliases: tuple[str, ...] = ()
     definition: str = ""
+    audio: str = ""  # the term spoken, as written (content/media.py finds it)
 
 
 @dataclass(frozen=True)

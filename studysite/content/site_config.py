@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import math
+
 import yaml
 
-from studysite import urls
+from studysite import colors, urls
 from studysite.content.fields import mentions
 from studysite.content.load import Document
-from studysite.content.node_reader import NodeReader
-from studysite.content.records import SiteConfig, SiteText
+from studysite.content.node_reader import NULL_TAG, NodeReader
+from studysite.content.records import SiteConfig, SiteText, Theme
 from studysite.diagnostics import Report, did_you_mean
 from studysite.languages import language_problem
 
-SITE_KEYS = ("languages", "term_language", "base_url", "fallback")
+SITE_KEYS = ("languages", "term_language", "base_url", "fallback", "theme")
 SITE_BLOCK_KEYS = ("title", "short_title", "description")
+THEME_KEYS = ("accent", "logo", "favicon")
 FALLBACKS = ("notice", "skip")
 
 
@@ -37,6 +40,8 @@ def read_site_config(document: Document, report: Report, base_url_override: str)
             if value and value not in FALLBACKS:
                 reader.error(value_node, "value.choice", f"fallback must be 'notice' or 'skip', not '{value}'", did_you_mean(value, FALLBACKS))
             values[key] = value
+        elif key == "theme":
+            values[key] = _theme(reader, value_node)
         elif isinstance(value_node, yaml.MappingNode):
             if problem := language_problem(key):
                 message, canonical = problem
@@ -63,6 +68,7 @@ def read_site_config(document: Document, report: Report, base_url_override: str)
         fallback=values.get("fallback") or "notice",
         term_language=values.get("term_language") or "",
         texts=texts,
+        theme=values.get("theme") or Theme(),
     )
 
 
@@ -98,6 +104,39 @@ def _short_title(reader: NodeReader, block: dict) -> str:
         )
         return ""
     return short
+
+
+def _theme(reader: NodeReader, node: yaml.Node) -> Theme:
+    """The site's look: its accent colour (checked for contrast here), logo and favicon (their
+    files are found and checked with the content's media, content/media.py)."""
+    block = reader.block(node, "theme", THEME_KEYS, {"accent": lambda value, _: _accent(reader, value)})
+    where = {key: reader.where(block["@" + key]) for key in ("logo", "favicon") if key in block}
+    return Theme(block.get("accent", ""), block.get("logo", ""), block.get("favicon", ""), where)
+
+
+def _accent(reader: NodeReader, node: yaml.Node) -> str | None:
+    """A #rrggbb colour that reaches WCAG AA's contrast on the light background (colors.py)."""
+    if isinstance(node, yaml.ScalarNode) and node.tag == NULL_TAG:
+        reader.error(node, "type.text", "'accent' has no colour", 'quote it, as in accent: "#0b6e4f": an unquoted # starts a comment')
+        return None
+    value = reader.text(node, "accent")
+    if value is None:
+        return None
+    if not colors.HEX_COLOUR.fullmatch(value):
+        reader.error(node, "value.colour", f"accent must be a colour written #rrggbb, not '{value}'", 'for example accent: "#0b6e4f" (quoted)')
+        return None
+    value = value.lower()
+    ratio = colors.least_contrast(value, colors.LIGHT_BACKGROUNDS)
+    if ratio < colors.MIN_CONTRAST:
+        shown = math.floor(ratio * 100) / 100
+        reader.error(
+            node,
+            "theme.contrast",
+            f"accent '{value}' has a contrast of {shown}:1 on the light background; links and buttons need {colors.MIN_CONTRAST}:1 (WCAG AA)",
+            f"a darker colour of the same hue passes: accent: \"{colors.darker_passing(value)}\"",
+        )
+        return None
+    return value
 
 
 def _term_language(reader: NodeReader, node: yaml.Node) -> str | None:

@@ -27,6 +27,7 @@ from studysite.content.fields import (
     Table,
     abridged,
     answer_index,
+    audio_file,
     choices,
     is_too_long,
     mentions,
@@ -95,6 +96,7 @@ QUESTIONS = Kind(
         Field("question", text, REQUIRED),
         Field("choices", choices, IN_SITE_LANGUAGES),
         Field("explanation", text, IN_SITE_LANGUAGES, hint="explain why the answer is right; Markdown is allowed"),
+        Field("audio", audio_file, default=""),
     ),
 )
 GLOSSARY = Kind(
@@ -110,6 +112,7 @@ GLOSSARY = Kind(
         Field("term", text, REQUIRED),
         Field("aliases", texts, default=()),
         Field("definition", text, IN_SITE_LANGUAGES, default="", hint="define the term; Markdown is allowed"),
+        Field("audio", audio_file, default=""),
     ),
 )
 ASPECT_ROW = Table(

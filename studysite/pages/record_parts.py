@@ -16,7 +16,7 @@ from studysite.content.graph import Graph, LanguageGraph
 from studysite.content.html import ContentHtml
 from studysite.content.records import Content, answer_letter
 from studysite.languages import text_direction
-from studysite.pages.view_models import Choice, Link, QuestionBody, sort_key
+from studysite.pages.view_models import Audio, Choice, Link, QuestionBody, sort_key
 from studysite.text.linking import Mention, separator_for, with_links
 from studysite.text.markup import excerpt, plain_text
 
@@ -145,8 +145,14 @@ class RecordParts:
         else:
             stem, explanation, *choice_html = (Markup(f) for f in fragments)
         choices = tuple(Choice(answer_letter(i), c) for i, c in enumerate(choice_html))
+        audio = self.audio("questions", question_id, text_lang)
         text_lang = self.foreign(text_lang, lg.edition.language)
-        return QuestionBody(question_id, text_lang, stem, choices, self.content.questions[question_id].answer, explanation)
+        return QuestionBody(question_id, text_lang, stem, choices, self.content.questions[question_id].answer, explanation, audio)
+
+    def audio(self, kind: str, record_id: str, text_lang: str) -> Audio | None:
+        """The sound file of a record's text in a language, if it has one."""
+        media = self.content_html.audio.get((kind, record_id, text_lang))
+        return Audio(media.path, media.type) if media is not None else None
 
     def plain_stem(self, question_id: str, text_lang: str) -> str:
         """A question's stem as plain text, made once: its page's title and description and

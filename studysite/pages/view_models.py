@@ -76,6 +76,14 @@ class Choice:
 
 
 @dataclass(frozen=True)
+class Audio:
+    """A sound file the page plays when asked (a question read out, a term spoken)."""
+
+    path: str  # from the site's root
+    type: str  # its MIME type
+
+
+@dataclass(frozen=True)
 class QuestionBody:
     """A question as its page, a practice page and a term page show it."""
 
@@ -85,6 +93,7 @@ class QuestionBody:
     choices: tuple[Choice, ...]
     answer_index: int
     explanation: Markup
+    audio: Audio | None = None
 
     @property
     def answer(self) -> Choice:
@@ -153,6 +162,7 @@ class TermView(View):
     questions: tuple[TermUsage, ...]
     related: tuple[Link, ...]
     others: tuple[Link, ...]  # other glossary terms to browse on
+    audio: Audio | None = None  # the term spoken
 
 
 @dataclass(frozen=True)
