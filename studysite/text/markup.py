@@ -241,7 +241,8 @@ class MarkdownConverter:
         written = html.unescape(href.group(1))
         resolved = site_links.record_href(written, self.targets, self.place)
         if isinstance(resolved, site_links.UnknownTarget):
-            self._problem((f"]({written}", f'href="{written}"', written), resolved.code, resolved.message, resolved.hint, warn=False)
+            snippets = (f"[{plain_text(match.group(2))}]({written}", f"]({written}", f'href="{written}"', written)
+            self._problem(snippets, resolved.code, resolved.message, resolved.hint, warn=False)
             return match.group(2)
         return f'<a{match.group(1)[: href.start(1)]}{html.escape(resolved)}{match.group(1)[href.end(1) :]}>{match.group(2)}</a>'
 
@@ -252,11 +253,12 @@ class MarkdownConverter:
             return alt.group(1) if alt else ""
         source = re.search(r'\ssrc="([^"]*)"', attributes)
         where = html.unescape(source.group(1)) if source else "<img"
-        snippets = (f"]({where}", f"src={where}", f'src="{where}"', where)
+        alt = re.search(r'\salt="([^"]*)"', attributes)
+        snippets = (f"![{html.unescape(alt.group(1)) if alt else ''}]({where}", f"]({where}", f"src={where}", f'src="{where}"', where)
         if not re.search(r'\salt="[^"]', attributes):
             attributes = ' alt=""' + re.sub(r'\salt=""', "", attributes)
             self._problem(
-                (f"![]({where}", *snippets),
+                snippets,
                 "markup.image-alt",
                 "image without alt text",
                 "say what it shows, in the text's language: ![what it shows](" + where + ")",
