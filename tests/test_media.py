@@ -386,3 +386,9 @@ def test_a_folder_of_media_is_no_unknown_folder(make_content):
     assert result.status == 0 and "folder.unknown" not in result.err
     write_files(content, {"question/q.yaml": "topic: basics\n"})
     assert "[folder.unknown]" in check(content).err
+
+
+def test_pages_with_media_are_valid_html(built_media_site):
+    from test_validity import validate
+
+    assert validate(built_media_site) == []
