@@ -55,6 +55,7 @@ def test_the_converter_makes_them_links_after_the_sanitiser():
     assert markup.inline("een [allel](glossary:allele)") == 'een <a href="../../glossary/allele/" rel="noopener noreferrer">allel</a>'
     assert MarkdownConverter().inline("een [allel](glossary:allele)") == "een allel"  # with no ids to check against: its text
     assert markup.inline("[x](javascript:alert(1)) [y](glossary:javascript:alert(1))") == "x y"
+    assert markup.inline("![een allel](glossary:allele)") == "een allel"  # a page is no image: its alt text stands in
 
 
 def test_site_links_on_the_built_pages(make_content, tmp_path):

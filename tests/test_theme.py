@@ -109,7 +109,7 @@ def test_the_theme_on_every_page_and_in_the_manifest(make_content, tmp_path):
     build(themed(make_content), site)
     page = (site / "nl/glossary/gpu/index.html").read_text(encoding="utf-8")
     (css,) = re.findall(r'<link rel="stylesheet" href="\.\./\.\./\.\./(assets/theme/accent\.[0-9a-f]{10}\.css)">', page)
-    assert (site / css).read_text(encoding="utf-8") == stylesheet("#0b6e4f")
+    assert (site / css).read_text(encoding="utf-8") == stylesheet("#0b6e4f", logo=True)
     assert '<meta name="theme-color" content="#0b6e4f" media="(prefers-color-scheme: light)">' in page
     (icon,) = re.findall(r'<link rel="icon" href="\.\./\.\./\.\./(media/icon\.[0-9a-f]{10}\.png)" type="image/png">', page)
     (logo,) = re.findall(r'<img class="site-logo" src="\.\./\.\./\.\./(media/logo\.[0-9a-f]{10}\.svg)" width="96" height="32" alt="">', page)

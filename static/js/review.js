@@ -12,25 +12,14 @@ const CHART_DAYS = 7;
 const DAY = 24 * 3600 * 1000;
 const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
 
-/* The links and sources of a part of the page at url made absolute, so that they still lead
-   where they did once it is shown on this page (which sits elsewhere in the site): links,
-   images, audio. */
-export function absoluteLinks(root, url) {
-  for (const [selector, attribute] of [["a[href]", "href"], ["img[src]", "src"], ["audio[src]", "src"], ["source[src]", "src"]]) {
-    root.querySelectorAll(selector).forEach((element) => {
-      element.setAttribute(attribute, new URL(element.getAttribute(attribute), url).href);
-    });
-  }
-}
-
-/* A question's component taken from its own page, its links made absolute. */
+/* A question's component taken from its own page, its links and sources made absolute. */
 async function fetchQuestion(url) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${response.status} ${url}`);
   const page = new DOMParser().parseFromString(await response.text(), "text/html");
   const article = page.querySelector("[data-question]");
   if (!article) throw new Error("no question in " + url);
-  absoluteLinks(article, url);
+  article.querySelectorAll("[href], [src]").forEach((e) => { const name = e.hasAttribute("href") ? "href" : "src"; e.setAttribute(name, new URL(e.getAttribute(name), url).href); });
   const heading = article.querySelector("h1");
   const stem = document.createElement("p");
   stem.className = "stem";

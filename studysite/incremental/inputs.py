@@ -58,9 +58,11 @@ def _file_digest(name: str, known: Mapping[str, list], signatures: dict[str, lis
     ever) or, in a confined folder, a link that leads out of it, is not read (None); a file
     larger than DIGEST_LIMIT is known by its signature (the build refuses it if it uses it)."""
     try:
-        if confined is not None and not _inside(confined, os.path.realpath(name)):
-            return None
-        status = os.stat(name)
+        status = os.lstat(name)  # files_below follows no link to a folder: only the file itself may be a link
+        if stat.S_ISLNK(status.st_mode):
+            if confined is not None and not _inside(confined, os.path.realpath(name)):
+                return None
+            status = os.stat(name)
         if not stat.S_ISREG(status.st_mode):
             return None
         signature = [status.st_mtime_ns, status.st_ctime_ns, status.st_size, status.st_ino]

@@ -36,8 +36,8 @@ def theme_assets(theme: Theme, files: Mapping[str, MediaFile], content_dir: Path
     sets an accent, and the app's icons, when it has an image to make them from (files:
     the theme's checked files by role, content/media.py theme_files)."""
     assets = {}
-    if theme.accent:
-        css = stylesheet(theme.accent).encode("utf-8")
+    if theme.accent or "logo" in files:
+        css = stylesheet(theme.accent, "logo" in files).encode("utf-8")
         assets[STYLESHEET] = (fingerprinted(STYLESHEET, css), css)
     source = files.get("app-icon")
     if source is not None:
@@ -48,18 +48,24 @@ def theme_assets(theme: Theme, files: Mapping[str, MediaFile], content_dir: Path
     return assets
 
 
-def stylesheet(accent: str) -> str:
+LOGO_RULE = ".site-logo { height: 2rem; width: auto; margin-inline-end: 0.5rem; vertical-align: middle; }\n"  # beside the title, as tall as two lines of it
+
+
+def stylesheet(accent: str, logo: bool = False) -> str:
     """The accent colours: links, buttons, progress, and the soft backgrounds tinted with
-    them, each reaching colors.MIN_CONTRAST with the accent in its scheme."""
-    light_bg, dark_bg = colors.LIGHT_BACKGROUNDS[0], colors.DARK_BACKGROUNDS[0]
-    dark = colors.dark_scheme_accent(accent)
-    return (
-        "/* site.yaml's theme: its accent, and the lighter one the dark scheme derives from it */\n"
-        f":root {{ --accent: {accent}; --accent-text: {LIGHT_ACCENT_TEXT}; --accent-soft: {colors.soft_background(accent, light_bg)}; }}\n"
-        "@media (prefers-color-scheme: dark) {\n"
-        f"  :root {{ --accent: {dark}; --accent-text: {DARK_ACCENT_TEXT}; --accent-soft: {colors.soft_background(dark, dark_bg)}; }}\n"
-        "}\n"
-    )
+    them, each reaching colors.MIN_CONTRAST with the accent in its scheme; and the logo's
+    size, when there is one (the pages of a site without one need no rule for it)."""
+    css = "/* site.yaml's theme: its accent, and the lighter one the dark scheme derives from it */\n" if accent else ""
+    if accent:
+        light_bg, dark_bg = colors.LIGHT_BACKGROUNDS[0], colors.DARK_BACKGROUNDS[0]
+        dark = colors.dark_scheme_accent(accent)
+        css += (
+            f":root {{ --accent: {accent}; --accent-text: {LIGHT_ACCENT_TEXT}; --accent-soft: {colors.soft_background(accent, light_bg)}; }}\n"
+            "@media (prefers-color-scheme: dark) {\n"
+            f"  :root {{ --accent: {dark}; --accent-text: {DARK_ACCENT_TEXT}; --accent-soft: {colors.soft_background(dark, dark_bg)}; }}\n"
+            "}\n"
+        )
+    return css + (LOGO_RULE if logo else "")
 
 
 @dataclass(frozen=True)

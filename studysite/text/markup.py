@@ -248,10 +248,10 @@ class MarkdownConverter:
 
     def _image_with_alt(self, match: re.Match) -> str:
         attributes = match.group(1)
-        if not re.search(r'\ssrc="', attributes):  # its URL was not allowed: its alt text stands in, as a link's text does
+        source = re.search(r'\ssrc="([^"]*)"', attributes)
+        if source is None or site_links.scheme_of(html.unescape(source.group(1))):  # its URL was not allowed (or names a page): its alt text stands in
             alt = re.search(r'\salt="([^"]*)"', attributes)
             return alt.group(1) if alt else ""
-        source = re.search(r'\ssrc="([^"]*)"', attributes)
         where = html.unescape(source.group(1)) if source else "<img"
         alt = re.search(r'\salt="([^"]*)"', attributes)
         snippets = (f"![{html.unescape(alt.group(1)) if alt else ''}]({where}", f"]({where}", f"src={where}", f'src="{where}"', where)
