@@ -233,12 +233,11 @@ class MarkdownConverter:
         href = _HREF_VALUE.search(match.group(1))
         if href is None or not href.group(1):
             return match.group(2)
-        scheme = site_links.scheme_of(html.unescape(href.group(1)))
-        if not scheme:
+        written = html.unescape(href.group(1))
+        if not site_links.scheme_of(written):
             return match.group(0)
         if self.targets is None:
             return match.group(2)
-        written = html.unescape(href.group(1))
         resolved = site_links.record_href(written, self.targets, self.place)
         if isinstance(resolved, site_links.UnknownTarget):
             snippets = (f"[{plain_text(match.group(2))}]({written}", f"]({written}", f'href="{written}"', written)
@@ -252,7 +251,7 @@ class MarkdownConverter:
         if source is None or site_links.scheme_of(html.unescape(source.group(1))):  # its URL was not allowed (or names a page): its alt text stands in
             alt = re.search(r'\salt="([^"]*)"', attributes)
             return alt.group(1) if alt else ""
-        where = html.unescape(source.group(1)) if source else "<img"
+        where = html.unescape(source.group(1))
         alt = re.search(r'\salt="([^"]*)"', attributes)
         snippets = (f"![{html.unescape(alt.group(1)) if alt else ''}]({where}", f"]({where}", f"src={where}", f'src="{where}"', where)
         if not re.search(r'\salt="[^"]', attributes):
@@ -264,7 +263,7 @@ class MarkdownConverter:
                 "say what it shows, in the text's language: ![what it shows](" + where + ")",
                 warn=False,
             )
-        if self.media is not None and source is not None and _is_local(where):
+        if self.media is not None and _is_local(where):
             attributes = self._published(attributes, where, snippets)
         return f"<img{attributes}>"
 
