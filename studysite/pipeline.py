@@ -16,6 +16,7 @@ from pathlib import Path
 from studysite import urls
 from studysite.content.graph import Graph, build_graph
 from studysite.content.html import ContentHtml, convert_texts
+from studysite.content.media import media_bytes
 from studysite.content.records import Content
 from studysite.content.validate import content_of
 from studysite.diagnostics import Location, Report
@@ -32,6 +33,7 @@ from studysite.incremental.readings import read_content_files
 from studysite.incremental.template_code import TemplateCodeCache
 from studysite.output import search
 from studysite.output.assets import collect_assets
+from studysite.output.theme import site_look, theme_assets
 from studysite.output.write import Manifest, SiteWriter, check_output_folder
 from studysite.pages import record_parts
 from studysite.pages.builder import ViewBuilder
@@ -269,7 +271,7 @@ def _build(options: Options, cache: BuildCache | None, guard: CommitGuard | None
             kept_model.keep, options.content_dir, model_settings(options, cache), inputs, read.model, loaded.pages, page_keys, loaded.planned_anew
         )
         with SiteWriter(options.out_dir, previous, in_place=True) as writer:
-            write_site(writer, options, loaded, early.renderer, page_keys, assets, started, early.decks, keep)
+            write_site(writer, options, loaded, early.renderer, page_keys, early.assets, started, early.decks, keep)
             built = BuiltSite(options, loaded, early.renderer, page_keys, dict(writer.written), dict(writer.inputs))
             with guard(built) if guard is not None else nullcontext():
                 writer.commit()
@@ -283,7 +285,8 @@ def work_out_page_keys(model: Model, loaded: LoadedSite, renderer: Renderer, pre
     """The page keys (record_page_keys), while the templates are compiled aside when every
     page will be rendered (templates_compiled_ahead)."""
     with Aside(templates_compiled_ahead(renderer, loaded.pages, previous), jobs) as compiling:
-        page_keys = record_page_keys(model, inputs_key(renderer.made_from, (renderer.site, loaded.content.site)), loaded.pages)
+        media = sorted(loaded.content_html.published_media())  # their names change with their bytes: a page shows the new name
+        page_keys = record_page_keys(model, inputs_key(renderer.made_from, (renderer.site, loaded.content.site, media)), loaded.pages)
         compiling.results()
     return page_keys
 
@@ -315,12 +318,13 @@ class EarlyStart:
             self.decks.__exit__(*exc_info)
 
     def begin(self, content: Content, content_html: ContentHtml) -> None:
-        self._renderer = make_renderer(self.options, content, self.report, self.assets, self.stamp)
+        self.assets = {**self.assets, **theme_assets(content.site.theme, content_html.theme, self.options.content_dir)}
+        self._renderer = make_renderer(self.options, content, self.report, self.assets, self.stamp, content_html)
         if not self.options.preview:
             content_dir, made_from = self.options.content_dir, f"{self.stamp}\0{self._renderer.made_from}"
             note_memo = functools.partial(note_memo_of, content_dir)
             question_body = functools.partial(record_parts.question_body, content, content_html)
-            source = anki.DeckSource(content, content_html, file_times(content_dir, self.seen), question_body, note_memo, made_from)
+            source = anki.DeckSource(content, content_html, file_times(content_dir, self.seen), question_body, note_memo, made_from, content_dir)
             self.decks = anki.Decks(self.previous, source, self._renderer.environments, self.options.processes)
 
     @property
@@ -352,6 +356,8 @@ def write_site(
     progress.clear()
     for path, data in assets.values():
         writer.write(path, data)
+    for path, media in loaded.content_html.published_media().items():
+        writer.write(path, media_bytes(options.content_dir, media.source))
     if decks is None:
         keep_made_after_the_pages(writer, previous)
     else:
@@ -374,10 +380,13 @@ def write_question_lists(writer: SiteWriter, graph: Graph) -> None:
 def write_offline_files(writer: SiteWriter, loaded: LoadedSite, renderer: Renderer) -> None:
     """Manifests, page lists and the service worker, made from what was written so far."""
     site = renderer.site
-    descriptions = {lang: plain_text(html) for lang, html in loaded.content_html.site.items()}
+    descriptions = {lang: " ".join(plain_text(html).split()) for lang, html in loaded.content_html.site.items()}
     titles = {lang: site.titles.get(lang) or site.titles.get(site.languages[0], "Studysite") for lang in site.languages}
     environment = renderer.environments[site.languages[0]]
-    files = offline.offline_files(environment, writer.written, titles, descriptions, site.assets, site.languages, site.short_titles)
+    media = {language: offline.media_shown(loaded.content_html, lg.edition) for language, lg in loaded.graph.languages.items()}
+    files = offline.offline_files(
+        environment, writer.written, titles, descriptions, site.assets, site.languages, site.short_titles, media, site.icons(), site.look.theme_color
+    )
     for path, data in files.items():
         writer.write(path, data)
 
@@ -405,8 +414,9 @@ def build_settings(options: Options) -> str:
     return repr((*settings, os.environ.get("SOURCE_DATE_EPOCH", "")))
 
 
-def make_renderer(options: Options, content: Content, report: Report, assets: dict, stamp: str | None = None) -> Renderer:
-    """Every site language's Jinja environment; stamp: the code's (incremental/cache.py's code_stamp)."""
+def make_renderer(options: Options, content: Content, report: Report, assets: dict, stamp: str | None = None, content_html: ContentHtml | None = None) -> Renderer:
+    """Every site language's Jinja environment; stamp: the code's (incremental/cache.py's
+    code_stamp); content_html: the texts' HTML, with the theme's files (none: Studysite's look)."""
     template_dirs = options.layered("templates")
     resources = [folder for name in ("templates", "locales") for folder in options.layered(name)]
     made_from = files_digest(stamp or code_stamp(), resources)
@@ -420,7 +430,8 @@ def make_renderer(options: Options, content: Content, report: Report, assets: di
     titles = {lang: text.title for lang, text in content.site.texts.items()}
     short_titles = {lang: text.short_title for lang, text in content.site.texts.items() if text.short_title}
     assets_paths = {name: path for name, (path, _) in assets.items()}
-    info = SiteInfo(content.site.base_url, content.site.languages, titles, assets_paths, options.live_reload, short_titles)
+    look = site_look(content.site.theme, content_html.theme if content_html is not None else {}, assets_paths)
+    info = SiteInfo(content.site.base_url, content.site.languages, titles, assets_paths, options.live_reload, short_titles, look)
     return Renderer(environments, info, made_from)
 
 

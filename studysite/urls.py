@@ -110,6 +110,28 @@ def term_from_record_page(term_id: str) -> str:
     return f"{_TERM_FROM_RECORD_PAGE}{term_id}/"
 
 
+@dataclass(frozen=True)
+class TextPlace:
+    """Where a record's text is shown, as what its relative links start with: the way up to
+    the site's root (its images, under media/) and to its language's root (the pages it
+    links to, in the language of the page that shows it)."""
+
+    site_root: str
+    language_root: str
+
+    def record(self, kind: str, record_id: str) -> str:
+        """The link to a record's page, in the language of the page the text is shown on."""
+        return self.language_root + "/".join((KIND_FOLDERS[kind], record_id, ""))
+
+    def site_file(self, path: str) -> str:
+        """The link to a file of the site (a path from its root)."""
+        return self.site_root + path
+
+
+RECORD_PAGE = TextPlace("../../../", "../../")  # every record page, <lang>/<kind>/<id>/ (term_from_record_page), and practice pages
+LANGUAGE_HOME = TextPlace("../", "")  # a language's home page, <lang>/, which shows the site's description
+
+
 def file_for(path: str) -> str:
     """The file that serves a path: pretty URLs are folders with an index.html."""
     return path + "index.html" if path == "" or path.endswith("/") else path

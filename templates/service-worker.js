@@ -43,7 +43,7 @@ async function digestOf(response) {
 }
 
 function listed(list) {
-  return [...list.pages, ...list.assets, ...(list.search || [])];
+  return [...list.pages, ...list.assets, ...(list.media || []), ...(list.search || [])];
 }
 
 async function fetchList(language) {

@@ -78,6 +78,15 @@ def write_files(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
+def png(width: int = 4, height: int = 3, colour: str = "#1f5fa8") -> bytes:
+    """The bytes of a small PNG image of this size (for content that shows an image)."""
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (width, height), colour).save(out, format="PNG")
+    return out.getvalue()
+
+
 def minimal_files(**overrides: str | None) -> dict[str, str]:
     """A valid two-language site: one topic, one question, one term. None removes a file."""
     files = {

@@ -348,9 +348,9 @@ HOSTILE_QUESTION = """\
     topic: basics
     answer: A
     nl:
-      question: "Wat is dit <img src=https://evil.example/a.png onerror=alert(1)> ![een schema](https://evil.example/b.png)?"
-      choices: ["<img src=x alt='<script>alert(1)</script>'>", "<script>alert(1)</script>Niets"]
-      explanation: "<iframe src=//evil.example></iframe><style>*{}</style>Zie ![](//evil.example/c.png)."
+      question: "Wat is dit <img src=https://evil.example/a.png alt=a onerror=alert(1)> ![een schema](https://evil.example/b.png)?"
+      choices: ["<img src=//evil.example/x alt='<script>alert(1)</script>'>", "<script>alert(1)</script>Niets"]
+      explanation: "<iframe src=//evil.example></iframe><style>*{}</style>Zie ![c](//evil.example/c.png)."
     """
 HOSTILE_TERM = """\
     ja: {term: "<script>alert('ja')</script>"}

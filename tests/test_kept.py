@@ -102,7 +102,8 @@ def test_files_added_or_removed_a_template_or_a_setting_changed_have_everything_
 def test_a_file_with_a_problem_is_not_edited_into_a_kept_model(make_content, tmp_path, whole_reads):
     content = make_content()
     site = tmp_path / "site"
-    edit(content / "questions/gpu-role.yaml", "parallel.", "parallel. ![](chip.png)")  # a warning
+    (content / "questions/chip.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 2 1"><image href="https://example.org/x.png"/></svg>')
+    edit(content / "questions/gpu-role.yaml", "parallel.", "parallel. ![chip](chip.svg)")  # a warning: the SVG refers to another file
     build(content, site)
     edit(content / "questions/gpu-role.yaml", "parallel.", "parallel, snel.")
     result = build(content, site)

@@ -5,7 +5,7 @@ import re
 
 import markdown
 import pytest
-from conftest import STUDY_CONTENT, run_cli
+from conftest import STUDY_CONTENT, png, run_cli
 
 from studysite import pipeline
 from studysite.content.html import MISSES_DONE_HERE, RECORDS_WORTH_SHARING
@@ -244,23 +244,28 @@ def test_link_without_target_becomes_its_text(markup):
     assert markup.block("<a name=x>anker</a>") == "<p>anker</p>"
 
 
-def test_image_without_alt_text_is_decorative_with_a_located_warning(make_content):
+def test_image_without_alt_text_is_a_located_error(make_content):
     assert MarkdownConverter().inline('<img src="x.png" onerror="alert(1)">') == '<img alt="" src="x.png">'
     assert MarkdownConverter().inline("![Een GPU](gpu.png)") == '<img alt="Een GPU" src="gpu.png">'
-    topic = "nl: {title: Basis, description: 'Zie ![](chip.png)'}\nfr: {title: Bases}\n"
-    result = run_cli("check", "--content", make_content(**{"topics/basics.yaml": topic}))
-    assert result.status == 0
-    assert "topics/basics.yaml:1:38: warning: image without alt text: it is shown as decorative [markup.image-alt]" in result.err
+    topic = "nl: {title: Basis, description: 'Zie ![](chip.svg)'}\nfr: {title: Bases}\n"
+    content = make_content(**{"topics/basics.yaml": topic})
+    (content / "topics/chip.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 2 1"/>')
+    result = run_cli("check", "--content", content)
+    assert result.status == 1
+    assert "topics/basics.yaml:1:38: error: image without alt text [markup.image-alt]" in result.err
+    assert "  hint: say what it shows, in the text's language: ![what it shows](chip.svg)" in result.err
 
 
 def test_hostile_text_builds_to_valid_html(tmp_path, make_content):
     from test_validity import validate
 
-    hostile = "'<img src=x onerror=alert(1)> [click](javascript:alert(1)) <a name=y>anker</a> $\\\\frac{a}{b}$ costs $5 ![](p.png)'"
+    hostile = "'<img src=/x.png alt=x onerror=alert(1)> [click](javascript:alert(1)) <a name=y>anker</a> $\\\\frac{a}{b}$ costs $5 ![p](/p.png)'"
     question = f"topic: basics\nanswer: A\nnl: {{question: {hostile}, choices: [{hostile}, b], explanation: {hostile}}}\nfr: {{question: Q, choices: [a, b], explanation: E}}\n"
     topic = f"nl: {{title: Basis, description: {hostile}}}\nfr: {{title: Bases}}\n"
-    site = tmp_path / "site"
-    result = run_cli("build", "--content", make_content(**{"questions/gpu-role.yaml": question, "topics/basics.yaml": topic}), "--out", site, "--no-search")
+    site, content = tmp_path / "site", make_content(**{"questions/gpu-role.yaml": question, "topics/basics.yaml": topic})
+    for name in ("x.png", "p.png"):
+        (content / name).write_bytes(png())
+    result = run_cli("build", "--content", content, "--out", site, "--no-search")
     assert result.status == 0, result.err
     assert "<math" in (site / "nl/questions/gpu-role/index.html").read_text(encoding="utf-8")
     assert validate(site) == []
@@ -325,15 +330,16 @@ def test_a_problem_is_told_once_whether_few_texts_or_many_are_new(make_content, 
     that stops (what it told is not told twice), and so do the records of a large site,
     each process a share of them: the HTML and the problems are those of one process."""
     questions = {
-        f"questions/q{n:03}.yaml": f"topic: basics\nanswer: A\nnl: {{question: Vraag *{n}*?, choices: [Ja, Nee], explanation: 'Zie ![]({n}.png)'}}\n"
+        f"questions/q{n:03}.yaml": f"topic: basics\nanswer: A\nnl: {{question: Vraag *{n}*?, choices: [Ja, Nee], explanation: 'Zie ![{n}](/far.svg)'}}\n"
         for n in range(new_texts)
     }
     content = make_content(**questions)
+    (content / "far.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 2 1"><image href="https://example.org/x.png"/></svg>')
     cache = BuildCache(stamp="test")
     for _ in range(2):  # with the cache empty, then full
         report = Report()
         loaded = pipeline.load(pipeline.Options(content_dir=content, jobs=2), report, cache)
-        assert [d.code for d in report.diagnostics].count("markup.image-alt") == new_texts
+        assert [d.code for d in report.diagnostics].count("media.svg-external") == new_texts  # a warning, in each text that shows it
         assert loaded.content_html.questions[("q000", "nl")].question == "Vraag <em>0</em>?"
     assert len(cache.markdown) == new_texts  # each explanation went through the parser once, in whichever process
     alone = Report()

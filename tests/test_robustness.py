@@ -102,7 +102,7 @@ def test_hostile_markdown_is_inert_in_the_built_pages(make_content, tmp_path):
             topic: basics
             answer: A
             nl:
-              question: "<img src=x onerror=alert(1)> [x](javascript:alert(1))"
+              question: "<img src=https://evil.example/x.png alt=x onerror=alert(1)> [x](javascript:alert(1))"
               choices: ["<script>alert(1)</script>", "<iframe src=//evil.example></iframe>"]
               explanation: |
                 <style>body{display:none}</style>

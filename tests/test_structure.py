@@ -15,7 +15,7 @@ MODULES = sorted(PACKAGE.rglob("*.py"))
 # The stages, which read as if every build were cold; incremental/ wraps them (and the
 # orchestration, pipeline.py, serve/ and cli.py, holds both).
 DOMAIN = {"content", "text", "i18n", "pages", "render", "output", "study"}
-LIBRARIES = {"jinja2", "markupsafe", "markdown", "babel", "yaml", "genanki", "nh3", "latex2mathml", "pagefind", "watchfiles"}
+LIBRARIES = {"jinja2", "markupsafe", "markdown", "babel", "yaml", "genanki", "nh3", "latex2mathml", "pagefind", "watchfiles", "PIL"}
 MAX_FUNCTION_LINES = 50
 
 

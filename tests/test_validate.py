@@ -17,6 +17,14 @@ def check(content_dir, strict=False):
     return content, report
 
 
+def test_a_question_and_a_term_may_have_audio(make_content):
+    question = "topic: basics\nanswer: A\nnl: {question: Q, choices: [a, b], explanation: E, audio: q.mp3}\nfr: {question: Q, choices: [a, b], explanation: E}\n"
+    content, report = check(make_content(**{"questions/gpu-role.yaml": question, "glossary/gpu.yaml": "nl: {term: G, definition: D, audio: ../media/g.ogg}\n"}))
+    assert report.errors == []  # the files are checked when the text is converted (test_media.py)
+    assert content.questions["gpu-role"].texts["nl"].audio == "q.mp3" and content.questions["gpu-role"].texts["fr"].audio == ""
+    assert content.terms["gpu"].texts["nl"].audio == "../media/g.ogg"
+
+
 def test_minimal_site_is_valid(make_content):
     content, report = check(make_content())
     assert report.diagnostics == []
@@ -81,6 +89,11 @@ CASES = {
         },
         "questions/gpu-role.yaml:3:28: a question has 2 to 6 choices, not 1",
         "",
+    ),
+    "audio that is no sound file": (
+        {"glossary/gpu.yaml": "nl: {term: GPU, definition: D, audio: gpu.txt}\nfr: {term: GPU, definition: D, audio: /etc/passwd}\n"},
+        "glossary/gpu.yaml:1:39: 'gpu.txt' is not audio that Studysite publishes",
+        "give a file ending in .mp3, .ogg, .oga, .m4a, .wav",
     ),
     "unknown topic": (
         {"questions/gpu-role.yaml": QUESTION.format(topic="basic")},

@@ -12,14 +12,14 @@ const CHART_DAYS = 7;
 const DAY = 24 * 3600 * 1000;
 const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
 
-/* A question's component taken from its own page, its links made absolute. */
+/* A question's component taken from its own page, its links and sources made absolute. */
 async function fetchQuestion(url) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${response.status} ${url}`);
   const page = new DOMParser().parseFromString(await response.text(), "text/html");
   const article = page.querySelector("[data-question]");
   if (!article) throw new Error("no question in " + url);
-  article.querySelectorAll("a[href]").forEach((a) => { a.href = new URL(a.getAttribute("href"), url).href; });
+  article.querySelectorAll("[href], [src]").forEach((e) => { const name = e.hasAttribute("href") ? "href" : "src"; e.setAttribute(name, new URL(e.getAttribute(name), url).href); });
   const heading = article.querySelector("h1");
   const stem = document.createElement("p");
   stem.className = "stem";

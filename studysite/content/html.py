@@ -1,35 +1,50 @@
 """The records' texts as HTML: every Markdown field of every record, in every site language
 it is written in, converted by text/markup.py (in shares by forked processes, for a large
-site or many new texts), kept by record id and language."""
+site or many new texts), kept by record id and language; with the media files each text
+shows (its images, its audio: content/media.py) and the files of the site's theme."""
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from studysite import urls
 from studysite.content.fields import Field, Text, texts_of, with_texts
+from studysite.content.media import MediaFile, MediaLibrary, theme_files
 from studysite.content.records import KINDS, ComparisonText, Content, QuestionText, TermText, TopicText
 from studysite.content.schema import KIND_OF_FOLDER, QUESTIONS
 from studysite.diagnostics import Report
 from studysite.languages import locale_file
 from studysite.memo import NO_MEMO, Memo, Recorded, replay
 from studysite.text.markup import MarkdownConverter, TooManyMisses
+from studysite.text.site_links import Targets
 from studysite.workers import can_fork, share_out_work
+
+SITE_TEXT = ("site", "")  # the (kind, id) of the site's description among the texts' media
 
 
 @dataclass(frozen=True)
 class ContentHtml:
     """Every content text as HTML, keyed by (record id, language of the text): each record's
     text shaped as its text is (a QuestionText, a TopicText...), its Markdown and inline
-    fields as sanitised HTML, its plain ones as they are (the schema says which is which)."""
+    fields as sanitised HTML, its plain ones as they are (the schema says which is which);
+    and the media files the texts show."""
 
     questions: Mapping[tuple[str, str], QuestionText]
     topics: Mapping[tuple[str, str], TopicText]
     terms: Mapping[tuple[str, str], TermText]
     comparisons: Mapping[tuple[str, str], ComparisonText]
     site: Mapping[str, str]  # the site's description, by language
+    media: Mapping[tuple[str, str, str], tuple[MediaFile, ...]] = field(default_factory=dict)  # (kind, id, language) -> what its text shows
+    audio: Mapping[tuple[str, str, str], MediaFile] = field(default_factory=dict)  # (kind, id, language) -> a question's or term's audio
+    theme: Mapping[str, MediaFile] = field(default_factory=dict)  # the theme's files by role (content/media.py theme_files)
+
+    def published_media(self) -> dict[str, MediaFile]:
+        """Every media file the site publishes, by its published path."""
+        files = {media.path: media for shown in self.media.values() for media in shown}
+        return files | {media.path: media for role, media in self.theme.items() if role != "app-icon"}
 
     def question_fragments(self, question_id: str, language: str) -> tuple[str, ...]:
         """The HTML texts of a question in the order its terms are linked: the schema's
@@ -42,28 +57,42 @@ MISSES_DONE_HERE = 64  # a rebuild's few new texts are converted in this process
 RECORDS_WORTH_SHARING = 500  # a site of fewer records has them converted in this process, unless many texts are new
 
 
-def convert_texts(content: Content, report: Report | None = None, memo: Memo = NO_MEMO, jobs: int = 1) -> ContentHtml:
+def convert_texts(
+    content: Content, report: Report | None = None, memo: Memo = NO_MEMO, jobs: int = 1, targets: Targets | None = None, with_site: bool = True
+) -> ContentHtml:
     """The text of every record, in every site language it is written in, as sanitised HTML;
-    problems in the text go to the report (without one, TeX that cannot be converted raises).
-    With a report and jobs > 1, the records are converted in jobs shares by as many
-    processes when there are RECORDS_WORTH_SHARING of them, or when more than
-    MISSES_DONE_HERE of their texts are not in the memo."""
+    problems in the text go to the report (without one, TeX that cannot be converted raises,
+    and images keep their URLs). targets: the ids of every record, which links may name (by
+    default the content's); with_site: the site's description and theme too. With a report
+    and jobs > 1, the records are converted in jobs shares by as many processes when there
+    are RECORDS_WORTH_SHARING of them, or when more than MISSES_DONE_HERE of their texts are
+    not in the memo."""
+    targets = targets if targets is not None else {kind: content.records(kind).keys() for kind in KINDS}
+    root = report.source_root if report is not None else None  # the content folder
     if not can_fork(jobs) or report is None:
-        return _convert_texts(MarkdownConverter(report, memo), content)
+        return _convert_texts(_converter(report, memo, root, targets), content, with_site)
     if content.count() < RECORDS_WORTH_SHARING:
         told = len(report.diagnostics)
         try:
-            return _convert_texts(MarkdownConverter(report, memo, misses_allowed=MISSES_DONE_HERE), content)
+            return _convert_texts(_converter(report, memo, root, targets, MISSES_DONE_HERE), content, with_site)
         except TooManyMisses:
             del report.diagnostics[told:]  # told again by the shares
-    return _convert_in_shares(content, report, memo, jobs)
+    return _convert_in_shares(content, report, memo, jobs, targets, with_site)
 
 
-def _convert_in_shares(content: Content, report: Report, memo: Memo, jobs: int) -> ContentHtml:
+def _converter(report: Report | None, memo: Memo, root: Path | None, targets: Targets, misses_allowed: int | None = None) -> MarkdownConverter:
+    media = MediaLibrary(root) if root is not None else None
+    return MarkdownConverter(report, memo, misses_allowed, media, {kind: frozenset(ids) for kind, ids in targets.items()})
+
+
+def _convert_in_shares(content: Content, report: Report, memo: Memo, jobs: int, targets: Targets, with_site: bool) -> ContentHtml:
     """The texts converted by jobs processes, each a share of every kind of record, in
     content order; what each told and did with its memo comes back with its HTML."""
     done = share_out_work(
-        [functools.partial(_convert_share, share, report.strict, report.source_root, memo, number == 0) for number, share in enumerate(_shares(content, jobs))]
+        [
+            functools.partial(_convert_share, share, report.strict, report.source_root, memo, with_site and number == 0, targets)
+            for number, share in enumerate(_shares(content, jobs))
+        ]
     )
     for _, told, news in done:
         report.diagnostics.extend(told)
@@ -75,6 +104,9 @@ def _convert_in_shares(content: Content, report: Report, memo: Memo, jobs: int) 
         terms={key: html for part in parts for key, html in part.terms.items()},
         comparisons={key: html for part in parts for key, html in part.comparisons.items()},
         site=parts[0].site,
+        media={key: files for part in parts for key, files in part.media.items()},
+        audio={key: media for part in parts for key, media in part.audio.items()},
+        theme=parts[0].theme,
     )
 
 
@@ -88,11 +120,11 @@ def _shares(content: Content, count: int) -> list[Content]:
     return [Content.of_kinds(content.site, {kind: part(content.records(kind), number) for kind in KINDS}) for number in range(count)]
 
 
-def _convert_share(content: Content, strict: bool, source_root: Path | None, memo: Memo, with_site: bool):
+def _convert_share(content: Content, strict: bool, source_root: Path | None, memo: Memo, with_site: bool, targets: Targets):
     """A share's HTML (with the site's description in the first), what it told, and its
     use of the memo (perhaps in a forked process, whose memo is its own copy)."""
     report, recorded = Report(strict=strict, source_root=source_root), Recorded(memo)
-    html = _convert_texts(MarkdownConverter(report, recorded), content, with_site)
+    html = _convert_texts(_converter(report, recorded, source_root, targets), content, with_site)
     return html, report.diagnostics, recorded.news()
 
 
@@ -102,12 +134,15 @@ def _convert_texts(markup: MarkdownConverter, content: Content, with_site: bool 
     root = markup.report.source_root if markup.report is not None else None  # the content folder, beside locales/ (pipeline.Options.site_root)
     translations = {lang: locale_file(root.parent / "locales", lang, "content") if root is not None else None for lang in languages}
     converters = {Text.INLINE: markup.inline, Text.MARKDOWN: markup.block}
+    media: dict[tuple[str, str, str], tuple[MediaFile, ...]] = {}
+    audio: dict[tuple[str, str, str], MediaFile] = {}
 
     def html(path: str, field: Field, text: str) -> str:
         convert = converters.get(field.text)
         return convert(text) if convert is not None else text
 
     def converted(kind: str) -> dict[tuple[str, str], object]:
+        """Each record's text in each site language, converted; the media files it shows kept."""
         schema, texts = KIND_OF_FOLDER[kind], {}
         for record in content.records(kind).values():
             markup.source = record.location.path
@@ -115,7 +150,12 @@ def _convert_texts(markup: MarkdownConverter, content: Content, with_site: bool 
             for lang, text in record.texts.items():
                 if lang in languages:
                     markup.translation = translations[lang]  # where a problem is looked for when the record's file has not its text
+                    markup.used = []
+                    if sound := markup.audio(getattr(text, "audio", "")):
+                        audio[(kind, record.id, lang)] = sound
                     texts[(record.id, lang)] = with_texts(table, text, html)
+                    if markup.used:
+                        media[(kind, record.id, lang)] = tuple(dict.fromkeys(markup.used))
         return texts
 
     return ContentHtml(
@@ -123,10 +163,23 @@ def _convert_texts(markup: MarkdownConverter, content: Content, with_site: bool 
         topics=converted("topics"),
         terms=converted("glossary"),
         comparisons=converted("comparisons"),
-        site=_site_descriptions(markup, content) if with_site else {},
+        site=_site_descriptions(markup, content, media) if with_site else {},
+        media=media,
+        audio=audio,
+        theme=theme_files(content.site.theme, markup.media, markup.report) if with_site and markup.media and markup.report else {},
     )
 
 
-def _site_descriptions(markup: MarkdownConverter, content: Content) -> dict[str, str]:
-    markup.source, markup.translation = "site.yaml", None
-    return {lang: markup.inline(t.description) for lang, t in content.site.texts.items() if t.description}
+def _site_descriptions(markup: MarkdownConverter, content: Content, media: dict) -> dict[str, str]:
+    """The site's description in each language, its links made from the language's home
+    page (urls.LANGUAGE_HOME), the one page that shows it."""
+    markup.source, markup.translation, markup.place = "site.yaml", None, urls.LANGUAGE_HOME
+    descriptions = {}
+    for lang, text in content.site.texts.items():
+        if text.description:
+            markup.used = []
+            descriptions[lang] = markup.inline(text.description)
+            if markup.used:
+                media[(*SITE_TEXT, lang)] = tuple(dict.fromkeys(markup.used))
+    markup.place = urls.RECORD_PAGE
+    return descriptions

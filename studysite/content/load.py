@@ -59,9 +59,10 @@ def find_content_files(content_dir: Path, report: Report, listing: Iterable[str]
             "a site needs content/site.yaml with at least 'languages: [..]'",
         )
     order = {kind: index for index, kind in enumerate(KINDS)}
+    listing = list(files_below(content_dir) if listing is None else listing)
     in_kinds = [
         (kind, relative)
-        for relative in (files_below(content_dir) if listing is None else listing)
+        for relative in listing
         for kind in [relative.split("/", 1)[0]]
         if kind in order and "/" in relative
     ]
@@ -71,11 +72,20 @@ def find_content_files(content_dir: Path, report: Report, listing: Iterable[str]
             files.append((kind, relative))
         elif name.endswith(".yml") and not name.startswith("."):
             report.warning(Location(relative, 1, 1), "file.extension", "file ignored: content files end in '.yaml'", f"rename it to '{name[:-4]}.yaml'")
+    media_folders = _media_folders(listing)
     for path in sorted(content_dir.iterdir()):
-        if path.is_dir() and path.name not in KINDS and not path.name.startswith("."):
+        if path.is_dir() and path.name not in KINDS and not path.name.startswith(".") and path.name not in media_folders:
             hint = _closest_kind(path.name)
             report.warning(Location(path.name + "/", 1, 1), "folder.unknown", f"folder '{path.name}' is not a content kind and is ignored", hint)
     return files
+
+
+def _media_folders(listing: list[str]) -> set[str]:
+    """The top folders of the content folder that hold files, none of them YAML: folders of
+    images and audio (content/media.py), not misspelt kinds."""
+    holding = {relative.split("/", 1)[0] for relative in listing if "/" in relative}
+    with_yaml = {relative.split("/", 1)[0] for relative in listing if "/" in relative and relative.endswith((".yaml", ".yml"))}
+    return holding - with_yaml
 
 
 def is_record_file(relative: str) -> bool:

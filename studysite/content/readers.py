@@ -4,14 +4,16 @@ the JSON Schema of what it accepts."""
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 
 import yaml
 
-from studysite import urls
+from studysite import colors, urls
 from studysite.content.fields import REQUIRED, Context, FieldValues, Reference, Shape, Table, mentions, read_block
+from studysite.content.media import AUDIO_TYPES
 from studysite.content.node_reader import NULL_TAG, NUMBER_TAGS, STR_TAG, describe
 from studysite.diagnostics import did_you_mean
 from studysite.languages import language_problem
@@ -309,11 +311,12 @@ def rows(table: Table, noun: str, hint: str) -> Shape:
 
 
 def group(table: Table, noun: str) -> Shape:
-    """One mapping read against a table (site.yaml's theme), as its model."""
+    """One mapping read against a table (site.yaml's theme), as its model, which keeps
+    where each value was written (its `where`: a file it names is checked later)."""
 
     def read(context: Context, node: yaml.Node, key: str):
         values = read_block(Context(context.reader, noun, context.references), node, table)
-        return table.build(values.values)
+        return table.build(values.values, where=dict(values.where))
 
     properties = {f.name: f.shape.json for f in table.fields}
     return Shape(read, {"type": "object", "properties": properties, "additionalProperties": False})
@@ -368,3 +371,46 @@ def _base_url(context: Context, node: yaml.Node, key: str) -> str | None:
 
 
 BASE_URL = Shape(_base_url, {"type": "string", "format": "uri"})
+
+
+def _audio_file(context: Context, node: yaml.Node, key: str) -> str | None:
+    """A sound file's path (content/media.py finds and checks the file when the text is
+    converted; here, what the path alone tells: its format)."""
+    value = context.reader.text(node, key)
+    extension = value.rsplit(".", 1)[-1].lower() if value and "." in value.rsplit("/", 1)[-1] else ""
+    if value is not None and extension not in AUDIO_TYPES:
+        formats = ", ".join("." + e for e in AUDIO_TYPES)
+        context.reader.error(node, "media.type", f"'{value}' is not audio that Studysite publishes", f"give a file ending in {formats}")
+        return None
+    return value
+
+
+AUDIO = Shape(_audio_file, {"type": "string", "pattern": f"\\.({'|'.join(AUDIO_TYPES)})$"})
+
+
+def _accent(context: Context, node: yaml.Node, key: str) -> str | None:
+    """A #rrggbb colour that reaches WCAG AA's contrast on the light background (colors.py)."""
+    if isinstance(node, yaml.ScalarNode) and node.tag == NULL_TAG:
+        context.reader.error(node, "type.text", f"'{key}' has no colour", f'quote it, as in {key}: "#0b6e4f": an unquoted # starts a comment')
+        return None
+    value = context.reader.text(node, key)
+    if value is None:
+        return None
+    if not colors.HEX_COLOUR.fullmatch(value):
+        context.reader.error(node, "value.colour", f"{key} must be a colour written #rrggbb, not '{value}'", f'for example {key}: "#0b6e4f" (quoted)')
+        return None
+    value = value.lower()
+    ratio = colors.least_contrast(value, colors.LIGHT_BACKGROUNDS)
+    if ratio < colors.MIN_CONTRAST:
+        shown = math.floor(ratio * 100) / 100
+        context.reader.error(
+            node,
+            "theme.contrast",
+            f"{key} '{value}' has a contrast of {shown}:1 on the light background; links and buttons need {colors.MIN_CONTRAST}:1 (WCAG AA)",
+            f"a darker colour of the same hue passes: {key}: \"{colors.darker_passing(value)}\"",
+        )
+        return None
+    return value
+
+
+ACCENT = Shape(_accent, {"type": "string", "pattern": "^#[0-9a-fA-F]{6}$"})

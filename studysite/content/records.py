@@ -17,6 +17,16 @@ class SiteText:
 
 
 @dataclass(frozen=True)
+class Theme:
+    """site.yaml's `theme:`: the look a site gives itself; empty, the site looks as Studysite's own."""
+
+    accent: str = ""  # #rrggbb, checked for contrast on the light background
+    logo: str = ""  # a path in the content folder as written (content/media.py finds the file)
+    favicon: str = ""
+    where: Mapping[str, Location] = field(default_factory=dict)  # where logo and favicon were written: their files' problems are told there
+
+
+@dataclass(frozen=True)
 class SiteConfig:
     languages: tuple[str, ...]
     base_url: str = "/"
@@ -24,6 +34,7 @@ class SiteConfig:
     term_language: str = ""
     accents: str = "count"  # typed answers: "ignore" takes an answer without its accents as right
     texts: Mapping[str, SiteText] = field(default_factory=dict)
+    theme: Theme = field(default_factory=Theme)
 
     @property
     def default_language(self) -> str:
@@ -57,6 +68,7 @@ class QuestionText:
     unit: str = ""  # numeric
     items: tuple[str, ...] = ()  # order: in the right order
     pairs: tuple[tuple[str, str], ...] = ()  # match: (left, right), each right
+    audio: str = ""  # a sound file, as written (content/media.py finds it)
 
 
 # What a question's `answer:` holds, by type: the index of the right choice (single), the
@@ -84,6 +96,7 @@ class TermText:
     term: str
     aliases: tuple[str, ...] = ()
     definition: str = ""
+    audio: str = ""  # the term spoken, as written (content/media.py finds it)
 
 
 @dataclass(frozen=True)

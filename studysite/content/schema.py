@@ -24,6 +24,8 @@ from studysite.content.fields import (
     one_variant,
 )
 from studysite.content.readers import (
+    ACCENT,
+    AUDIO,
     BASE_URL,
     BOOLEAN,
     DECIMAL,
@@ -40,6 +42,7 @@ from studysite.content.readers import (
     TOPIC,
     choice_of,
     feedback_list,
+    group,
     rows,
     term_ids,
     text_list,
@@ -54,6 +57,7 @@ from studysite.content.records import (
     SiteText,
     Term,
     TermText,
+    Theme,
     Topic,
     TopicText,
     answer_letter,
@@ -67,6 +71,13 @@ BLANK = "___"  # where a typed question's answer goes in its stem
 
 # -- site.yaml ---------------------------------------------------------------------------
 
+THEME = Table(
+    Theme,
+    Field("accent", ACCENT, default="", about='links, buttons, progress: #rrggbb, at least 4.5:1 on the light background, e.g. "#0b6e4f"'),
+    Field("logo", TEXT, default="", about="an image shown in the header beside the title, in the content folder"),
+    Field("favicon", TEXT, default="", about="the browser's icon and the installed app's (192 and 512 px made from it)"),
+)
+
 SITE = Kind(
     "site",
     "site configuration",
@@ -78,6 +89,7 @@ SITE = Kind(
             Field("base_url", BASE_URL, default="/", about="where the site will live, e.g. https://user.github.io/repo/"),
             Field("fallback", choice_of(("notice", "skip")), default="notice", about="an untranslated record: shown with a notice, or left out"),
             Field("accents", choice_of(("count", "ignore")), default="count", about="typed answers: whether accents count (the default for every question)"),
+            Field("theme", group(THEME, "theme"), default=Theme(), about="the site's look: accent colour, logo, favicon"),
         ),
         Table(
             SiteText,
@@ -113,6 +125,7 @@ GLOSSARY = Kind(
             Field("term", TEXT, REQUIRED, text=Text.PLAIN, placing=True),
             Field("aliases", TEXTS, default=(), text=Text.PLAIN, translated=False, placing=True, about="other spellings that link to this term"),
             Field("definition", TEXT, IN_SITE_LANGUAGES, default="", hint="define the term; Markdown is allowed", text=Text.MARKDOWN),
+            Field("audio", AUDIO, default="", about="the term spoken: a sound file beside the record, or under content/ from /"),
         ),
     ),
 )
@@ -174,6 +187,7 @@ QUESTION_TEXT = Table(
     QuestionText,
     Field("question", TEXT, REQUIRED, text=Text.INLINE, about="the stem"),
     Field("explanation", TEXT, IN_SITE_LANGUAGES, default="", hint="explain why the answer is right; Markdown is allowed", text=Text.MARKDOWN),
+    Field("audio", AUDIO, default="", about="a sound file played beside the question, beside the record or under content/ from /"),
 )
 CHOICES = Field(
     "choices",

@@ -36,7 +36,7 @@ from studysite.content.fields import kind_in_folder, placement
 from studysite.content.graph import Graph, terms_named
 from studysite.content.html import ContentHtml, convert_texts
 from studysite.content.load import is_record_file, read_file_bytes
-from studysite.content.records import FIELD_OF_KIND, Content, Record
+from studysite.content.records import FIELD_OF_KIND, KINDS, Content, Record
 from studysite.content.validate import read_record, record_alone
 from studysite.diagnostics import Diagnostic, Report
 from studysite.i18n import content_po
@@ -57,6 +57,7 @@ MODEL_MODULES = (
     "studysite.content.graph",
     "studysite.text.linking",
     "studysite.content.html",
+    "studysite.content.media",
     "studysite.i18n.status",
     "studysite.i18n.content_po",
     "studysite.diagnostics",
@@ -175,7 +176,11 @@ def model_edits(model: Model, base: KeptBase, pages: tuple[Page, ...], keys: Pag
     moved = {index: page for index, (page, was) in enumerate(zip(pages, base.pages, strict=True)) if page is not was and page != was}
     keys_whole = keys.inputs != base.keys_inputs or not base.keys.keys() <= keys.known.keys()
     changed_keys = dict(keys.known) if keys_whole else {page: key for page, key in keys.known.items() if base.keys.get(page) != key}
-    return ModelEdits(base.digest, base.files, edited, ContentHtml(**texts, site={}), sources, moved, changed_keys, keys_whole, keys.inputs)
+    shown = {(item.kind, item.record.id) for item in edited}
+    media = {key: files for key, files in html.media.items() if key[:2] in shown}
+    audio = {key: file for key, file in html.audio.items() if key[:2] in shown}
+    edited_html = ContentHtml(**texts, site={}, media=media, audio=audio)
+    return ModelEdits(base.digest, base.files, edited, edited_html, sources, moved, changed_keys, keys_whole, keys.inputs)
 
 
 def _texts_of(texts: Mapping[tuple[str, str], object], record_ids: Iterable[str], languages: Iterable[str]) -> dict:
@@ -325,7 +330,8 @@ def with_texts_again(content: Content, content_html: ContentHtml, graph: Graph, 
     """(content, content_html, the edited records by kind) with the edited records and their
     text converted anew; None when their text names other terms than the graph has."""
     changes = _records_by_kind(edited)
-    edited_html = convert_texts(_content_of(content, changes), report, memo_of(cache, "markdown"))
+    targets = {kind: content.records(kind).keys() for kind in KINDS}  # links may name any record, not just the edited ones
+    edited_html = convert_texts(_content_of(content, changes), report, memo_of(cache, "markdown"), targets=targets, with_site=False)
     if not _same_terms_found(graph, changes.get("questions", {}), edited_html):
         return None
     return *_with_records(content, content_html, changes, edited_html), changes
@@ -366,11 +372,14 @@ def _content_of(content: Content, records: dict[str, dict[str, Record]]) -> Cont
 def _with_html(html: ContentHtml, edited: ContentHtml, changes: dict[str, dict[str, Record]], languages: tuple[str, ...]) -> ContentHtml:
     """The site's HTML with the edited records' texts in place of what they had."""
     replaced = {}
+    media, audio = dict(html.media), dict(html.audio)  # by (kind, id, language)
     for kind, records in changes.items():
         attribute = FIELD_OF_KIND[kind]
         texts = dict(getattr(html, attribute))
         for record_id in records:
             for language in languages:
                 texts.pop((record_id, language), None)
+                media.pop((kind, record_id, language), None)
+                audio.pop((kind, record_id, language), None)
         replaced[attribute] = texts | getattr(edited, attribute)
-    return dataclasses.replace(html, **replaced)
+    return dataclasses.replace(html, **replaced, media=media | edited.media, audio=audio | edited.audio)

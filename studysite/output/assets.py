@@ -10,6 +10,13 @@ SERVE_ONLY_ASSETS = {"live-reload.js"}  # served by `serve` itself, never part o
 MODULE_FOLDERS = ("js", "vendor")  # ES modules import each other by relative URL: one fingerprint per folder
 
 
+def fingerprinted(name: str, data: bytes) -> str:
+    """Where an asset of these bytes is published: "style.css" -> "assets/style.<hash>.css"."""
+    stem, dot, suffix = name.rpartition(".")
+    fingerprint = hashlib.sha256(data).hexdigest()[:10]
+    return f"assets/{stem}.{fingerprint}.{suffix}" if dot else f"assets/{name}.{fingerprint}"
+
+
 def collect_assets(static_folders: list[Path]) -> dict[str, tuple[str, bytes]]:
     """Static files by name -> (fingerprinted path, bytes); the first folder's file wins.
 
@@ -25,11 +32,7 @@ def collect_assets(static_folders: list[Path]) -> dict[str, tuple[str, bytes]]:
                     files[name] = path.read_bytes()
                 except FileNotFoundError:  # an editor's temporary file, gone since the listing
                     continue
-    assets: dict[str, tuple[str, bytes]] = {}
-    for name, data in files.items():
-        stem, dot, suffix = name.rpartition(".")
-        fingerprint = hashlib.sha256(data).hexdigest()[:10]
-        assets[name] = (f"assets/{stem}.{fingerprint}.{suffix}" if dot else f"assets/{name}.{fingerprint}", data)
+    assets = {name: (fingerprinted(name, data), data) for name, data in files.items()}
     for folder in MODULE_FOLDERS:
         members = sorted(name for name in files if name.startswith(folder + "/"))
         digest = hashlib.sha256()

@@ -18,7 +18,7 @@ from studysite.content.html import ContentHtml
 from studysite.content.records import Content
 from studysite.content.schema import QUESTIONS
 from studysite.languages import text_direction
-from studysite.pages.view_models import Link, QuestionBody, sort_key
+from studysite.pages.view_models import Audio, Link, QuestionBody, sort_key
 from studysite.text.linking import Mention, separator_for, with_links
 from studysite.text.markup import excerpt, plain_text
 
@@ -146,6 +146,10 @@ class RecordParts:
             fragments = self.linked(self.content_html.question_fragments(question_id, text_lang), text_lang, mentions=self.graph.mentions.get((question_id, text_lang)))
         return question_body(self.content, self.content_html, question_id, text_lang, lg.edition.language, fragments)
 
+    def audio(self, kind: str, record_id: str, text_lang: str) -> Audio | None:
+        """The sound file of a record's text in a language, if it has one."""
+        return audio_of(self.content_html, kind, record_id, text_lang)
+
     def plain_stem(self, question_id: str, text_lang: str) -> str:
         """A question's stem as plain text, made once: its page's title and description and
         every link to it are made from it."""
@@ -174,4 +178,11 @@ def question_body(
     shown = iter(fragments if fragments is not None else content_html.question_fragments(question_id, text_lang))
     text = with_texts(QUESTIONS.block_table(question), html, lambda path, field, value: value if field.text is Text.PLAIN else Markup(next(shown)))
     foreign = "" if text_lang == page_lang else text_lang
-    return QuestionBody(question_id, question.type, foreign, text, question.answer, question.tolerance, question.accents or content.site.accents)
+    audio = audio_of(content_html, "questions", question_id, text_lang)
+    return QuestionBody(question_id, question.type, foreign, text, question.answer, question.tolerance, question.accents or content.site.accents, audio)
+
+
+def audio_of(content_html: ContentHtml, kind: str, record_id: str, text_lang: str) -> Audio | None:
+    """The sound file of a record's text in a language, if it has one."""
+    media = content_html.audio.get((kind, record_id, text_lang))
+    return Audio(media.path, media.type) if media is not None else None

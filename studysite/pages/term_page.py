@@ -158,6 +158,7 @@ class TermPages:
             questions=tuple(TermUsage(self._cut_link(lg, q), self._quoted(lg, q, quoted)) for q, quoted in mentions),
             related=related,
             others=others,
+            audio=self.parts.audio("glossary", term_id, text_lang),
         )
 
     def _term_questions(self, lg: LanguageGraph, term_id: str) -> list[tuple[str, str]]:

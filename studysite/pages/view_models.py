@@ -78,6 +78,14 @@ class Choice:
 
 
 @dataclass(frozen=True)
+class Audio:
+    """A sound file the page plays when asked (a question read out, a term spoken)."""
+
+    path: str  # from the site's root
+    type: str  # its MIME type
+
+
+@dataclass(frozen=True)
 class QuestionBody:
     """A question as its page, a practice page and a term page show it: its text as HTML
     (its terms linked where the page links them), and what its type's template part
@@ -90,6 +98,7 @@ class QuestionBody:
     answer: Answer  # the record's (records.Answer)
     tolerance: Decimal = Decimal(0)
     accents: str = "count"  # typed: "ignore" or "count"
+    audio: Audio | None = None  # its sound file, played beside it
 
     @property
     def stem(self) -> Markup:
@@ -175,6 +184,7 @@ class TermView(View):
     questions: tuple[TermUsage, ...]
     related: tuple[Link, ...]
     others: tuple[Link, ...]  # other glossary terms to browse on
+    audio: Audio | None = None  # the term spoken
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from markupsafe import Markup
 
 from studysite import urls
 from studysite.languages import autonym, language_name, text_direction
+from studysite.output.theme import SiteImage, SiteLook
 from studysite.pages.view_models import Page, View
 from studysite.study import offline
 
@@ -40,6 +41,17 @@ class SiteInfo:
     assets: Mapping[str, str]  # static file name -> fingerprinted path
     live_reload: bool = False  # set by `serve`: the pages it serves register no service worker
     short_titles: Mapping[str, str] = field(default_factory=dict)  # site.yaml's short_title, by language
+    look: SiteLook = field(default_factory=SiteLook)
+
+    @property
+    def favicon(self) -> SiteImage:
+        return self.look.favicon or SiteImage(self.assets.get("favicon.svg", ""), "image/svg+xml")
+
+    def icons(self) -> list[tuple[str, str, str]]:
+        """The installed app's icons: (path from the site's root, sizes, type): the theme's, else the static files'."""
+        if self.look.icons is not None:
+            return list(self.look.icons)
+        return offline.default_icons(self.assets)
 
 
 def is_part(name: str) -> bool:
@@ -168,6 +180,10 @@ class Renderer:
                 "language_name": lambda code: language_name(code, language),
                 "direction": text_direction,
                 "csp": CONTENT_SECURITY_POLICY,
+                "favicon": site.favicon,
+                "logo": site.look.logo,
+                "theme_color": site.look.theme_color,
+                "theme_stylesheet": site.look.stylesheet,
                 "study_strings": self.study_strings(language),
                 "live_reload": site.live_reload,
             }

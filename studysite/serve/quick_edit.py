@@ -75,6 +75,8 @@ class LiveSite:
         if texts is None or not self._no_new_problems(report):
             return None
         content, content_html, changes = texts
+        if content_html.published_media().keys() != loaded.content_html.published_media().keys():
+            return None  # a build publishes the media files the pages now show
         sources = digests_after_edit(loaded.content, content, loaded.graph, [(item.kind, item.record) for item in edited], built.keys.sources)
         keys = dataclasses.replace(built.keys, sources={**built.keys.sources, **sources}, known={})
         views = loaded.views.with_edits(content, content_html, changes)

@@ -7,8 +7,10 @@ in Anki). Model, deck and note ids and note GUIDs are derived from the site's UR
 language and the record id, so importing a newer deck updates the notes it imported
 before. A note's time is its record file's modification time (or SOURCE_DATE_EPOCH).
 Anki shows fields and names as HTML, and content is untrusted: plain text (titles, term
-names) is escaped, the fields' HTML loads nothing (the deck ships no media: an image
-becomes its text alternative), and deck and note type names hold no markup characters.
+names) is escaped, the fields' HTML loads nothing from elsewhere (an image of the site's
+own media is shipped in the deck's media and named by its file alone; any other becomes
+its text alternative), a link to another page of the site leads to it on the site (an
+absolute URL), audio is Anki's [sound:file], and deck and note type names hold no markup characters.
 
 This module plans each deck (DeckPlan); study/apkg.py makes its package.
 """
@@ -23,12 +25,14 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from pathlib import Path
 
 import jinja2
 
 from studysite import urls
 from studysite.content.graph import Edition, LanguageGraph, build_edition, topic_questions
 from studysite.content.html import ContentHtml
+from studysite.content.media import MediaFile
 from studysite.content.records import Content
 from studysite.languages import language_name
 from studysite.memo import NO_MEMO, Memo
@@ -57,27 +61,51 @@ def text_field(text: str) -> str:
 
 _IMAGE = re.compile(r"<img\b[^>]*>")  # nh3 and the MathML serialiser write < and > in attribute values as entities
 _ALT = re.compile(r'\salt="([^"]*)"')
+_OWN_MEDIA = re.compile(r'(\ssrc=")' + re.escape(urls.RECORD_PAGE.site_file("media/")) + r'([^"/]+)"')
+_PAGE_LINK = re.compile(r'(<a\s[^>]*?href=")' + re.escape(urls.RECORD_PAGE.language_root) + r'(?!\.\./)([^"]*)"')
 
 
-def offline_html(fragment: str) -> str:
-    """A field's HTML (the pages' sanitised HTML) with nothing that loads a resource: an image
-    becomes its text alternative, since the deck ships no media and Anki would fetch it from
-    wherever its src points each time the card shows."""
-    return _IMAGE.sub(_image_text, fragment) if "<img" in fragment else fragment
+def offline_html(fragment: str, language_url: str = "") -> str:
+    """A field's HTML (the pages' sanitised HTML, made for a record page) as a card shows
+    it: an image of the site's media names its file in the deck's media; any other image
+    becomes its text alternative (Anki would fetch it from wherever its src points each time
+    the card shows); a link to a page of the site leads to it under language_url (the
+    absolute URL of the language's root)."""
+    if "<img" in fragment:
+        fragment = _IMAGE.sub(_image_in_deck, fragment)
+    if language_url and "<a" in fragment:
+        fragment = _PAGE_LINK.sub(lambda m: m.group(1) + html.escape(language_url + html.unescape(m.group(2))) + '"', fragment)
+    return fragment
 
 
 _DATA_ATTRIBUTE = re.compile(r"""\sdata-[\w-]+(?:="[^"]*"|='[^']*')?""")
 
 
-def card_html(fragment: str) -> str:
-    """A page's part as a card field: loading nothing (offline_html), and without the data-
+def card_html(fragment: str, language_url: str = "") -> str:
+    """A page's part as a card field: as offline_html makes it, and without the data-
     attributes the page's scripts read (what the browser judges an answer by)."""
-    return _DATA_ATTRIBUTE.sub("", offline_html(fragment))
+    return _DATA_ATTRIBUTE.sub("", offline_html(fragment, language_url))
 
 
-def _image_text(image: re.Match) -> str:
+def _image_in_deck(image: re.Match) -> str:
+    own = _OWN_MEDIA.search(image.group(0))
+    if own is not None:
+        return _OWN_MEDIA.sub(r"\1\2" + '"', image.group(0))
     alt = _ALT.search(image.group(0))
     return html.escape(html.unescape(alt.group(1)), quote=False) if alt else ""
+
+
+_DECK_MEDIA = re.compile(r'<img\b[^>]*?\ssrc="([^"/]+)"')
+
+
+def media_named(fields: tuple[str, ...]) -> set[str]:
+    """The names of the deck's media files that fields show."""
+    return {html.unescape(name) for field in fields if "<img" in field for name in _DECK_MEDIA.findall(field)}
+
+
+def _with_sound(field: str, media: MediaFile | None) -> str:
+    """A field with Anki's mark that plays a file of the deck's media after it, when there is one."""
+    return f"{field} [sound:{media.name}]" if media is not None else field
 
 
 _NAME_MARKUP = str.maketrans({"<": "\u2039", ">": "\u203a"})  # ‹ ›: read as text, whatever reads the name as HTML
@@ -117,6 +145,7 @@ class DeckSource:
     question_body: Callable[[str, str, str], object]  # (question id, language of its text, deck's language) -> its view (pages/record_parts.py)
     note_memo: NoteMemoOpener = lambda language, header: contextlib.nullcontext(NO_MEMO)  # noqa: E731
     made_from: str = ""  # what the notes' fields depend on besides the records: the code, its libraries, the templates
+    media_root: Path | str = ""  # the content folder, which the media files are read from
 
     def site_title(self, language: str) -> str:
         texts = self.content.site.texts
@@ -229,7 +258,19 @@ def plan_deck(source: DeckSource, language: str, environment: jinja2.Environment
     glossary = f"{title}::{anki_name(str(cards.glossary()))}"
     notes = [*question_notes(source, edition, title, environment, memo), *term_notes(source, edition, glossary)]
     decks = (title, *dict.fromkeys(note.deck for note in notes))
-    return DeckPlan(language, deck_path(source.site_title(site.default_language), language), site.base_url, models, decks, tuple(notes), source.made_from)
+    path = deck_path(source.site_title(site.default_language), language)
+    return DeckPlan(language, path, site.base_url, models, decks, tuple(notes), source.made_from, deck_media(source, notes), str(source.media_root))
+
+
+def deck_media(source: DeckSource, notes: list[DeckNote]) -> tuple[tuple[str, str], ...]:
+    """(name, file in the content folder) of each media file the notes show or play."""
+    by_name = {media.name: media.source for media in source.content_html.published_media().values()}
+    names = {name for note in notes for name in media_named(note.fields)}
+    names |= {name for note in notes for field in note.fields if "[sound:" in field for name in _SOUND.findall(field)}
+    return tuple(sorted((name, by_name[name]) for name in names if name in by_name))
+
+
+_SOUND = re.compile(r"\[sound:([^\]]+)\]")
 
 
 def _name_term_language(term_language: str, languages: list[str]) -> None:
@@ -253,11 +294,12 @@ def question_notes(source: DeckSource, edition: Edition, title: str, environment
     question type's template part (templates/questions/<type>.html)."""
     content, language, notes, guid_for = source.content, edition.language, [], load_genanki().guid_for
     base_url, by_topic = content.site.base_url, topic_questions(content, edition)
+    language_url = urls.absolute(base_url, urls.home(language))
 
     def made(question_id: str, shown: str) -> tuple[str, str, str]:
         question = source.question_body(question_id, shown, language)
         part = environment.get_template(f"questions/{question.type}.html").module
-        body, answer = card_html(str(part.body(question, ""))), card_html(str(part.answer(question, "")))
+        body, answer = card_html(str(part.body(question, "")), language_url), card_html(str(part.answer(question, "")), language_url)
         return body, answer, guid_for(base_url, language, "question", question_id)
 
     for topic_id, text_lang in edition.topics.items():
@@ -269,7 +311,8 @@ def question_notes(source: DeckSource, edition: Edition, title: str, environment
             made_of = (question.type, str(question.answer), shown, *source.content_html.question_fragments(question_id, shown))
             choices, answer, guid = memo.question(question_id, made_of, functools.partial(made, question_id, shown))
             link = html.escape(urls.absolute(base_url, urls.record("questions", language, question_id)))  # an attribute's value
-            fields = (offline_html(texts.question), choices, answer, offline_html(texts.explanation), topic_field, link)
+            stem = _with_sound(offline_html(texts.question, language_url), source.content_html.audio.get(("questions", question_id, shown)))
+            fields = (stem, choices, answer, offline_html(texts.explanation, language_url), topic_field, link)
             tags = (UNTRANSLATED_TAG,) if shown != language else ()
             notes.append(DeckNote("question", deck, guid, fields, tags, source.modified(question.location.path)))
     return notes
@@ -277,11 +320,12 @@ def question_notes(source: DeckSource, edition: Edition, title: str, environment
 
 def term_notes(source: DeckSource, edition: Edition, deck: str) -> list[DeckNote]:
     content, language, notes, guid_for = source.content, edition.language, [], load_genanki().guid_for
-    term_language = content.site.term_language
+    term_language, language_url = content.site.term_language, urls.absolute(content.site.base_url, urls.home(language))
     for term_id, shown in sorted(edition.terms.items(), key=lambda item: content.terms[item[0]].texts[item[1]].term.casefold()):
         term = content.terms[term_id]
         other = term.texts[term_language].term if term_language in term.texts and term_language != language else ""
-        fields = (text_field(term.texts[shown].term), text_field(other), offline_html(source.content_html.terms[(term_id, shown)].definition))
+        name = _with_sound(text_field(term.texts[shown].term), source.content_html.audio.get(("glossary", term_id, shown)))
+        fields = (name, text_field(other), offline_html(source.content_html.terms[(term_id, shown)].definition, language_url))
         tags = (UNTRANSLATED_TAG,) if shown != language else ()
         guid = guid_for(content.site.base_url, language, "term", term_id)
         notes.append(DeckNote("term", deck, guid, fields, tags, source.modified(term.location.path)))

@@ -6,8 +6,9 @@ A build writes, besides the pages:
   to the manifest, so a project site under /repo/ works;
 - a list per language (<lang>/offline-pages.json) of that language's pages (and the list
   of its questions that the due count reads), the site's
-  assets and the files its search needs (Pagefind's index, not its UI), each with the start
-  of its sha256, for "make this language available offline" (so search works offline too);
+  assets, the media its texts show (images, audio) and the files its search needs
+  (Pagefind's index, not its UI), each with the start of its sha256, for "make this
+  language available offline" (so search works offline too);
 - the service worker (service-worker.js at the root, so that its scope is the whole site).
   Its cache is named after a digest of those lists: any changed page makes a new worker,
   which carries over the cached files whose digest did not change and deletes old caches.
@@ -25,7 +26,10 @@ from collections.abc import Mapping
 import jinja2
 
 from studysite import urls
+from studysite.content.graph import Edition
+from studysite.content.html import SITE_TEXT, ContentHtml
 from studysite.languages import text_direction
+from studysite.output.theme import DEFAULT_THEME_COLOR
 
 WORKER = "service-worker.js"
 WORKER_TEMPLATE = "service-worker.js"
@@ -33,7 +37,6 @@ MANIFEST = "manifest.webmanifest"
 LIST_NAME = "offline-pages.json"
 DIGEST_LENGTH = 16
 ICONS = (("icons/icon.svg", "any", "image/svg+xml"), ("icons/icon-192.png", "192x192", "image/png"), ("icons/icon-512.png", "512x512", "image/png"))
-THEME_COLOR = "#1f5fa8"
 BACKGROUND_COLOR = "#fbfbf8"
 PASS_THROUGH = (".apkg", WORKER)  # downloads are saved by the browser; the worker updates itself
 VISITED_LIMIT = 200  # pages and files kept because a reader opened them, beyond which the oldest go
@@ -54,11 +57,25 @@ def _json(value) -> bytes:
     return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")
 
 
-def manifest(title: str, description: str, language: str, assets: Mapping[str, str], at_root: bool, short_name: str = "") -> bytes:
-    """A web app manifest (short_name: site.yaml's short_title, if any, shown under the app's
-    icon); every URL in it is relative to where it is written."""
+def default_icons(assets: Mapping[str, str]) -> list[tuple[str, str, str]]:
+    """The app's icons of the static files: (path from the site's root, sizes, type)."""
+    return [(assets[name], sizes, kind) for name, sizes, kind in ICONS if name in assets]
+
+
+def manifest(
+    title: str,
+    description: str,
+    language: str,
+    icons: list[tuple[str, str, str]],
+    at_root: bool,
+    short_name: str = "",
+    theme_color: str = DEFAULT_THEME_COLOR,
+) -> bytes:
+    """A web app manifest (icons: (path from the site's root, sizes, type); short_name:
+    site.yaml's short_title, if any, shown under the app's icon); every URL in it is
+    relative to where it is written."""
     up = "" if at_root else "../"
-    icons = [{"src": up + assets[name], "sizes": sizes, "type": kind, "purpose": "any"} for name, sizes, kind in ICONS if name in assets]
+    listed = [{"src": up + path, "sizes": sizes, "type": kind, "purpose": "any"} for path, sizes, kind in icons]
     return _json(
         {
             "name": title,
@@ -70,9 +87,9 @@ def manifest(title: str, description: str, language: str, assets: Mapping[str, s
             "start_url": "./",
             "scope": up or "./",
             "display": "standalone",
-            "theme_color": THEME_COLOR,
+            "theme_color": theme_color,
             "background_color": BACKGROUND_COLOR,
-            "icons": icons,
+            "icons": listed,
         }
     )
 
@@ -84,9 +101,21 @@ def is_search_file(path: str, language: str) -> bool:
     return path.startswith(prefix) and not _SEARCH_UI.match(path[len(prefix) :])
 
 
-def page_lists(written: Mapping[str, str], languages: tuple[str, ...]) -> dict[str, bytes]:
-    """Per language, its pages, the assets and its search files, with digests:
-    {"pages": [[path, digest], ...], "assets": [...], "search": [...]}."""
+def media_shown(content_html: ContentHtml, edition: Edition) -> set[str]:
+    """The paths of the media files a language's pages show: those of the texts its edition
+    shows (in the language each is shown in), its site description's and the theme's."""
+    shown = {(kind, record_id, text_lang) for kind, field in _EDITION_FIELDS.items() for record_id, text_lang in getattr(edition, field).items()}
+    shown.add((*SITE_TEXT, edition.language))
+    paths = {media.path for key, files in content_html.media.items() if key in shown for media in files}
+    return paths | {media.path for role, media in content_html.theme.items() if role != "app-icon"}
+
+
+_EDITION_FIELDS = {"questions": "questions", "topics": "topics", "glossary": "terms", "comparisons": "comparisons"}  # content folder -> Edition's field
+
+
+def page_lists(written: Mapping[str, str], languages: tuple[str, ...], media: Mapping[str, set[str]] | None = None) -> dict[str, bytes]:
+    """Per language, its pages, the assets, the media its pages show and its search files,
+    with digests: {"pages": [[path, digest], ...], "assets": [...], "media": [...], "search": [...]}."""
     assets = sorted([path, digest[:DIGEST_LENGTH]] for path, digest in written.items() if path.startswith("assets/"))
     lists = {}
     for language in languages:
@@ -96,7 +125,8 @@ def page_lists(written: Mapping[str, str], languages: tuple[str, ...]) -> dict[s
             if path.startswith(f"{language}/") and path.endswith("/index.html") or path == urls.review_questions(language)
         )
         search = sorted([path, digest[:DIGEST_LENGTH]] for path, digest in written.items() if is_search_file(path, language))
-        lists[page_list_path(language)] = _json({"assets": assets, "pages": pages, "search": search})
+        shown = sorted([path, written[path][:DIGEST_LENGTH]] for path in (media or {}).get(language, ()) if path in written)
+        lists[page_list_path(language)] = _json({"assets": assets, "pages": pages, "search": search} | ({"media": shown} if shown else {}))
     return lists
 
 
@@ -134,14 +164,20 @@ def offline_files(
     assets: Mapping[str, str],
     languages: tuple[str, ...],
     short_titles: Mapping[str, str] | None = None,
+    media: Mapping[str, set[str]] | None = None,
+    icons: list[tuple[str, str, str]] | None = None,
+    theme_color: str = DEFAULT_THEME_COLOR,
 ) -> dict[str, bytes]:
     """Every file of the installable, offline site, by path; written after the pages, the
-    assets and the search index."""
+    assets and the search index. media: the paths of the media each language's pages show;
+    icons: the app's (default_icons, else the theme's)."""
     default, short = languages[0], short_titles or {}
-    files = {MANIFEST: manifest(titles[default], descriptions.get(default, ""), default, assets, True, short.get(default, ""))}
+    icons = icons if icons is not None else default_icons(assets)
+    files = {MANIFEST: manifest(titles[default], descriptions.get(default, ""), default, icons, True, short.get(default, ""), theme_color)}
     for language in languages:
-        files[f"{language}/{MANIFEST}"] = manifest(titles[language], descriptions.get(language, ""), language, assets, False, short.get(language, ""))
-    lists = page_lists(written, languages)
+        text = (titles[language], descriptions.get(language, ""), language, icons, False, short.get(language, ""), theme_color)
+        files[f"{language}/{MANIFEST}"] = manifest(*text)
+    lists = page_lists(written, languages, media)
     files.update(lists)
     files[WORKER] = worker_script(environment, lists, languages, precache_paths(languages, assets))
     return files

@@ -10,7 +10,12 @@ and the fragment sanitised again.
 
 Whatever the content says, the HTML is valid: a link left without a target (its URL was
 not allowed) becomes its text, an image left without a source its alt text, and an image
-without alt text gets an empty one (it is then decorative) and a warning.
+without alt text gets an empty one and an error (every image of a text says what it shows).
+
+After the sanitiser, on every build (its HTML may come from the cache): a link to a record
+(`glossary:ID`...) becomes the relative link to its page (text/site_links.py), and an image
+of a local file, given a media library (content/media.py), the path of its published copy,
+with its width and height.
 """
 
 from __future__ import annotations
@@ -19,16 +24,25 @@ import hashlib
 import html
 import re
 from pathlib import Path
-from urllib.parse import quote
+from typing import Any, Protocol
+from urllib.parse import quote, unquote, urlsplit
 
 import markdown
 import nh3
 
+from studysite import urls
 from studysite.diagnostics import Location, Report
 from studysite.fileio import shown_path
 from studysite.memo import NO_MEMO, Memo
-from studysite.text import plain_markdown
+from studysite.text import plain_markdown, site_links
 from studysite.text.texmath import TexError, has_math, protect_math
+
+
+class MediaFinder(Protocol):
+    """Finds and checks the file a reference names (content/media.py's MediaLibrary): the
+    file (with .path, .width, .height), or None, and its problems (.code, .message, .hint, .warning)."""
+
+    def find(self, reference: str, base_file: str, kind: str) -> tuple[Any, tuple[Any, ...]]: ...
 
 BLOCK_TAGS = {"p", "br", "hr", "ul", "ol", "li", "blockquote", "pre", "dl", "dt", "dd", "table", "thead", "tbody", "tr", "th", "td", "h3", "h4", "h5", "h6"}
 INLINE_TAGS = {"a", "abbr", "b", "code", "del", "em", "i", "kbd", "mark", "q", "s", "strong", "sub", "sup", "img"}
@@ -39,7 +53,7 @@ ATTRIBUTES = {
     "th": {"colspan", "rowspan"},
     "td": {"colspan", "rowspan"},
 }
-URL_SCHEMES = {"http", "https", "mailto"}
+URL_SCHEMES = {"http", "https", "mailto", *site_links.SCHEMES}  # the site's own are made links to pages after the sanitiser
 EXTENSIONS = ["fenced_code", "tables"]
 
 _BLOCK_START = re.compile(r"^(\s*\d+|\s*)([.)]|#|>|[-+*](?=\s))")
@@ -80,7 +94,7 @@ _URL_ATTRIBUTES = {"href", "src"}
 _URL_SAFE = "!$&'()*+,-./:;=?@_~"  # what TeX may keep as it is in a URL; the rest ("^", "{", "\", " "...) is percent-encoded
 _LINK = re.compile(r'<a((?:\s+[\w:-]+(?:="[^"]*")?)*)>(.*?)</a>', re.DOTALL)  # nh3 double-quotes every attribute
 _IMAGE = re.compile(r'<img((?:\s+[\w:-]+(?:="[^"]*")?)*)\s*/?>')
-_HREF = re.compile(r'\shref="[^"]')
+_HREF_VALUE = re.compile(r'\shref="([^"]*)"')
 
 
 class MarkdownConverter:
@@ -91,11 +105,22 @@ class MarkdownConverter:
     cache keeps the Markdown-and-sanitiser step only: math and the checks of _finish run
     on every build, so their diagnostics are never lost to a memo's hit."""
 
-    def __init__(self, report: Report | None = None, memo: Memo = NO_MEMO, misses_allowed: int | None = None) -> None:
+    def __init__(
+        self,
+        report: Report | None = None,
+        memo: Memo = NO_MEMO,
+        misses_allowed: int | None = None,
+        media: MediaFinder | None = None,
+        targets: site_links.Targets | None = None,
+    ) -> None:
         self._parsers: dict[frozenset[str], markdown.Markdown] = {}
         self.report = report
         self.source = ""  # path of the content file whose text is being converted
         self.translation: Path | None = None  # the content.po its text may come from instead (i18n/content_po.py)
+        self.place = urls.RECORD_PAGE  # where the text is shown: what its relative links start with
+        self.media = media  # without it, images keep the URL written
+        self.targets = targets  # the ids a link to a record may name; without them, such a link is its text
+        self.used: list[Any] = []  # the media files of the texts converted since it was emptied
         self._math: list[str] = []
         self._memo = memo  # the sanitised HTML of texts converted before, by text_key
         self._misses_allowed = misses_allowed  # when a number: how many texts the memo may lack (then TooManyMisses)
@@ -172,7 +197,7 @@ class MarkdownConverter:
         """Valid HTML whatever the text said, with the math put back."""
         if self._math and _PLACEHOLDER_IN_TAG.search(fragment):
             fragment = self._math_in_tags_as_text(fragment)
-        fragment = _LINK.sub(lambda m: m.group(0) if _HREF.search(m.group(1)) else m.group(2), fragment)
+        fragment = _LINK.sub(self._link, fragment)
         fragment = _IMAGE.sub(self._image_with_alt, fragment)
         return _PLACEHOLDER.sub(self._math_back, fragment)
 
@@ -202,23 +227,72 @@ class MarkdownConverter:
 
         return f' {name}="{_PLACEHOLDER.sub(tex, value)}"'
 
+    def _link(self, match: re.Match) -> str:
+        """A link as it stays, a link to a record made the link to its page, or, without a
+        target (its URL was not allowed, its record does not exist), its text."""
+        href = _HREF_VALUE.search(match.group(1))
+        if href is None or not href.group(1):
+            return match.group(2)
+        written = html.unescape(href.group(1))
+        if not site_links.scheme_of(written):
+            return match.group(0)
+        if self.targets is None:
+            return match.group(2)
+        resolved = site_links.record_href(written, self.targets, self.place)
+        if isinstance(resolved, site_links.UnknownTarget):
+            snippets = (f"[{plain_text(match.group(2))}]({written}", f"]({written}", f'href="{written}"', written)
+            self._problem(snippets, resolved.code, resolved.message, resolved.hint, warn=False)
+            return match.group(2)
+        return f'<a{match.group(1)[: href.start(1)]}{html.escape(resolved)}{match.group(1)[href.end(1) :]}>{match.group(2)}</a>'
+
     def _image_with_alt(self, match: re.Match) -> str:
         attributes = match.group(1)
-        if not re.search(r'\ssrc="', attributes):  # its URL was not allowed: its alt text stands in, as a link's text does
+        source = re.search(r'\ssrc="([^"]*)"', attributes)
+        if source is None or site_links.scheme_of(html.unescape(source.group(1))):  # its URL was not allowed (or names a page): its alt text stands in
             alt = re.search(r'\salt="([^"]*)"', attributes)
             return alt.group(1) if alt else ""
-        if re.search(r'\salt="[^"]', attributes):
-            return match.group(0)
-        attributes = re.sub(r'\salt=""', "", attributes)
-        source = re.search(r'\ssrc="([^"]*)"', attributes)
-        where = html.unescape(source.group(1)) if source else "<img"
-        self._problem(
-            (f"![]({where}", f"src={where}", f'src="{where}"', where),
-            "markup.image-alt",
-            "image without alt text: it is shown as decorative",
-            "describe it: ![what it shows](" + where + ")",
-        )
-        return f'<img alt=""{attributes}>'
+        where = html.unescape(source.group(1))
+        alt = re.search(r'\salt="([^"]*)"', attributes)
+        snippets = (f"![{html.unescape(alt.group(1)) if alt else ''}]({where}", f"]({where}", f"src={where}", f'src="{where}"', where)
+        if not re.search(r'\salt="[^"]', attributes):
+            attributes = ' alt=""' + re.sub(r'\salt=""', "", attributes)
+            self._problem(
+                snippets,
+                "markup.image-alt",
+                "image without alt text",
+                "say what it shows, in the text's language: ![what it shows](" + where + ")",
+                warn=False,
+            )
+        if self.media is not None and _is_local(where):
+            attributes = self._published(attributes, where, snippets)
+        return f"<img{attributes}>"
+
+    def _published(self, attributes: str, url: str, snippets: tuple[str, ...]) -> str:
+        """An image's attributes with its src the published copy of its file, and the file's
+        width and height (in place of any written); as written when the file has a problem."""
+        found = self._find_media(unquote(urlsplit(url).path), "image", snippets)
+        if found is None:
+            return attributes
+        attributes = re.sub(r'\s(?:width|height)="[^"]*"', "", attributes)
+        attributes = re.sub(r'(\ssrc=")[^"]*"', lambda m: m.group(1) + html.escape(self.place.site_file(found.path)) + '"', attributes)
+        size = f' width="{found.width}" height="{found.height}"' if found.width and found.height else ""
+        return attributes + size
+
+    def audio(self, reference: str) -> Any:
+        """The file of an `audio:` field, checked (None without a media library, or when it
+        has a problem: told, located at the field)."""
+        if self.media is None or not reference:
+            return None
+        return self._find_media(reference, "audio", (f"audio: {reference}", f"audio: '{reference}'", f'audio: "{reference}"', reference))
+
+    def _find_media(self, reference: str, kind: str, snippets: tuple[str, ...]) -> Any:
+        assert self.media is not None
+        found, problems = self.media.find(reference, self.source or "site.yaml", kind)
+        for problem in problems:
+            self._problem(snippets, problem.code, problem.message, problem.hint, warn=problem.warning)
+        if found is not None:
+            self.used.append(found)
+        return found
 
     def _problem(self, snippets: tuple[str, ...], code: str, message: str, hint: str, warn: bool = True) -> None:
         if self.report is None:
@@ -235,6 +309,12 @@ class MarkdownConverter:
         if self.translation is not None and (found := _find(_lines_of(self.translation), snippets)):
             return Location(shown_path(self.translation), *found)
         return Location(self.source, 1, 1) if self.source else Location("content")
+
+
+def _is_local(url: str) -> bool:
+    """Whether an image's URL names a file of the site: no scheme, no host, a path."""
+    parts = urlsplit(url)
+    return not parts.scheme and not parts.netloc and bool(parts.path)
 
 
 def _lines_of(path: Path) -> list[str]:
