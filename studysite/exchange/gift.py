@@ -111,7 +111,8 @@ def _question(body: str, where: Location, maker: DraftMaker, category: str, idnu
     if made is None:
         return None
     record, block = made
-    return maker.draft(where, record, {**common, **block}, name or html_to_text(stem_fragment.text), category, record_id=_restored(idnumber))
+    no_explanation = frozenset({"explanation"}) if answers.startswith(">") else frozenset()  # the ordering answers end the question
+    return maker.draft(where, record, {**common, **block}, name or html_to_text(stem_fragment.text), category, record_id=_restored(idnumber), also_not_carried=no_explanation)
 
 
 def _fragment(text: str, default: str) -> Fragment:

@@ -88,11 +88,13 @@ class DraftMaker:
         category: str = "",
         category_id: str = "",
         record_id: str = "",
+        also_not_carried: frozenset[str] = frozenset(),
     ) -> Draft:
         """The draft of one question: its record fields, its block in the file's language."""
         record = {**record, **({"id": record_id} if record_id else {})}
-        carried = {name for name in record_fields() if name not in self.not_carried and name != "topic"} | {
-            f"{self.language}.{name}" for name in block_fields() if name not in self.not_carried
+        not_carried = self.not_carried | also_not_carried
+        carried = {name for name in record_fields() if name not in not_carried and name != "topic"} | {
+            f"{self.language}.{name}" for name in block_fields() if name not in not_carried
         }
         places = {"": where, self.language: where}
         block = {key: value for key, value in block.items() if value not in ("", [], ())}

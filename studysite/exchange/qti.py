@@ -46,7 +46,8 @@ BLOCK = {"p", "div", "ul", "ol", "dl", "table", "pre", "blockquote", "hr", "h3",
 
 
 def q(tag: str) -> str:
-    return f"{{{QTI}}}{tag}"
+    """An element's name: the documents declare their namespace as the default one (xmlns)."""
+    return tag
 
 
 def write_qti(bank: Bank, report: Report) -> bytes:
@@ -62,7 +63,7 @@ def write_qti(bank: Bank, report: Report) -> bytes:
                 for source, path in media.items():
                     _add(package, path, item.images[source].read_bytes())
                 resources.append((item, name, sorted(set(media.values()))))
-        _add(package, "imsmanifest.xml", _xml(manifest(bank, resources), CP))
+        _add(package, "imsmanifest.xml", _xml(manifest(bank, resources)))
     return buffer.getvalue()
 
 
@@ -71,9 +72,9 @@ def _add(package: zipfile.ZipFile, name: str, data: bytes) -> None:
         package.writestr(zipfile.ZipInfo(name, ZIP_TIME), data, zipfile.ZIP_DEFLATED)
 
 
-def _xml(root: ET.Element, namespace: str = QTI) -> bytes:
+def _xml(root: ET.Element) -> bytes:
     ET.indent(root)
-    return b'<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode", default_namespace=namespace, xml_declaration=False).encode("utf-8") + b"\n"
+    return b'<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="utf-8", xml_declaration=False) + b"\n"
 
 
 def _media_names(item: BankQuestion) -> dict[str, str]:
@@ -90,7 +91,7 @@ def identifier(record_id: str) -> str:
 
 
 def assessment_item(item: BankQuestion, bank: Bank, sources: dict[str, str]) -> ET.Element:
-    root = ET.Element(q("assessmentItem"), {f"{{{XSI}}}schemaLocation": f"{QTI} {QTI_SCHEMA}"})
+    root = ET.Element("assessmentItem", {"xmlns": QTI, "xmlns:xsi": XSI, "xsi:schemaLocation": f"{QTI} {QTI_SCHEMA}"})
     root.set("identifier", identifier(item.question.id))
     root.set("title", item.question.id)
     root.set("adaptive", "false")
@@ -319,17 +320,17 @@ def _append(parent: ET.Element, nodes: list, sources: dict[str, str], after: ET.
 
 
 def manifest(bank: Bank, resources: list) -> ET.Element:
-    root = ET.Element(f"{{{CP}}}manifest", {"identifier": "studysite-questions", f"{{{XSI}}}schemaLocation": f"{CP} {CP_SCHEMA}"})
-    metadata = ET.SubElement(root, f"{{{CP}}}metadata")
-    ET.SubElement(metadata, f"{{{CP}}}schema").text = "QTIv2.1 Package"
-    ET.SubElement(metadata, f"{{{CP}}}schemaversion").text = "1.0.0"
-    ET.SubElement(root, f"{{{CP}}}organizations")
-    listed = ET.SubElement(root, f"{{{CP}}}resources")
+    root = ET.Element("manifest", {"xmlns": CP, "xmlns:xsi": XSI, "xsi:schemaLocation": f"{CP} {CP_SCHEMA}", "identifier": "studysite-questions"})
+    metadata = ET.SubElement(root, "metadata")
+    ET.SubElement(metadata, "schema").text = "QTIv2.1 Package"
+    ET.SubElement(metadata, "schemaversion").text = "1.0.0"
+    ET.SubElement(root, "organizations")
+    listed = ET.SubElement(root, "resources")
     for item, name, media in resources:
-        resource = ET.SubElement(listed, f"{{{CP}}}resource", identifier=f"res-{item.question.id}", type="imsqti_item_xmlv2p1", href=name)
-        ET.SubElement(resource, f"{{{CP}}}file", href=name)
+        resource = ET.SubElement(listed, "resource", identifier=f"res-{identifier(item.question.id)}", type="imsqti_item_xmlv2p1", href=name)
+        ET.SubElement(resource, "file", href=name)
         for path in media:
-            ET.SubElement(resource, f"{{{CP}}}file", href=path)
+            ET.SubElement(resource, "file", href=path)
     return root
 
 
