@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from studysite.content.readers import MAX_ID_BYTES
 from studysite.diagnostics import Location, Report
@@ -45,6 +45,7 @@ class Draft:
     name: str = ""  # what the id is made from when the record has none: a name, else the stem
     category: str = ""  # GIFT / Moodle XML: the category (its last part), "" for none
     category_id: str = ""  # Moodle XML: the category's idnumber
+    media: Mapping[str, bytes] = field(default_factory=dict)  # Moodle XML: the images its texts embed, by @@PLUGINFILE@@ path
 
     def place(self, path: str) -> Location:
         """Where the file gives a field (or the closest enclosing one); the question's place
@@ -93,11 +94,11 @@ def unique_ids(names: Iterable[str], taken: Iterable[str] = (), fallback: str = 
 
 
 def with_id(draft: Draft, record_id: str) -> Draft:
-    return Draft(draft.where, {**draft.record, "id": record_id}, draft.blocks, draft.carried, draft.places, draft.name, draft.category, draft.category_id)
+    return replace(draft, record={**draft.record, "id": record_id})
 
 
 def with_topic(draft: Draft, topic: str) -> Draft:
-    return Draft(draft.where, {**draft.record, "topic": topic}, draft.blocks, draft.carried | {"topic"}, draft.places, draft.name, draft.category, draft.category_id)
+    return replace(draft, record={**draft.record, "topic": topic}, carried=draft.carried | {"topic"})
 
 
 def merged(existing: Mapping[str, object], draft: Mapping[str, object], carried: Iterable[str], prefix: str = "") -> dict[str, object]:

@@ -14,7 +14,8 @@ import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+from urllib.parse import quote
 
 import yaml
 
@@ -25,6 +26,7 @@ from studysite.content.validate import Reading, content_of, read_record
 from studysite.diagnostics import ContentError, Diagnostic, Report, Severity, did_you_mean, plural
 from studysite.exchange import csv_import, gift, moodle
 from studysite.exchange.drafts import Draft, TopicDraft, merged, slug, unique_ids, with_id, with_topic
+from studysite.exchange.moodle import PLUGINFILE
 from studysite.exchange.yaml_layout import Lines, record_text, updated_text
 from studysite.fileio import read_bytes, shown_path, write_whole
 from studysite.incremental.readings import read_content_files
@@ -57,6 +59,7 @@ class Output:
     lines: Lines
     source: Draft | TopicDraft
     updated: bool = False
+    data: bytes | None = None  # a file that is no record (an image): its bytes
 
 
 @dataclass(frozen=True)
@@ -68,7 +71,7 @@ class ImportResult:
     def summary(self, file: str, content_dir: Path) -> str:
         questions = [o for o in self.outputs if o.kind == "questions"]
         updated = sum(o.updated for o in questions)
-        topics = len(self.outputs) - len(questions)
+        topics = sum(o.kind == "topics" for o in self.outputs)
         parts = [f"Imported {plural(len(questions), 'question')} ({len(questions) - updated} new, {updated} updated)"]
         if topics:
             parts.append(f" and {plural(topics, 'new topic')}")
@@ -124,7 +127,7 @@ def plan_import(options: ImportOptions) -> ImportResult:
     drafts = _with_ids(drafts, questions, report)
     drafts, new_topics = _with_topics(drafts, topics, language, options, questions, report)
     drafts = [_in_site_order(draft, site.languages) for draft in drafts]
-    outputs = [_topic_output(topic) for topic in new_topics] + [_question_output(d, questions, options, report) for d in drafts]
+    outputs = [_topic_output(topic) for topic in new_topics] + [output for d in drafts for output in _question_outputs(d, questions, options, report)]
     report.raise_if_errors()
     untranslated = check_outputs(site.languages, readings, outputs, report, site)
     report.raise_if_errors()
@@ -220,16 +223,18 @@ def _topic_output(topic: TopicDraft) -> Output:
     return Output(f"topics/{topic.id}.yaml", "topics", lines, topic)
 
 
-def _question_output(draft: Draft, existing: Mapping[str, Reading], options: ImportOptions, report: Report) -> Output:
+def _question_outputs(draft: Draft, existing: Mapping[str, Reading], options: ImportOptions, report: Report) -> list[Output]:
+    """The record file of a question (new, or the existing one updated) and the images it embeds."""
     record_id = str(draft.record["id"])
     reading = existing.get(record_id)
     if reading is None:
-        variant = QUESTIONS.variants.get(str(draft.record.get("type", "single")), QUESTIONS.variant("single"))
         folder = slug(str(draft.record.get("topic", ""))) or "imported"
         path = f"questions/{folder}/{record_id}.yaml"
         if (options.content_dir / path).exists():
             report.error(draft.place("id"), "id.taken", f"the file {path} exists already (its record has another id)", "give this question another id", source=_source(draft))
-        return Output(path, "questions", record_text(variant.record, variant.block, draft.record, draft.blocks), draft)
+        draft, media = _with_media(draft, path, options.content_dir, report)
+        variant = QUESTIONS.variants.get(str(draft.record.get("type", "single")), QUESTIONS.variant("single"))
+        return [Output(path, "questions", record_text(variant.record, variant.block, draft.record, draft.blocks), draft), *media]
     if not options.update:
         languages = " and ".join(draft.blocks) or "its"
         report.error(
@@ -239,8 +244,37 @@ def _question_output(draft: Draft, existing: Mapping[str, Reading], options: Imp
             f"give --update to replace its {languages} text, or give this one another id",
             source=_source(draft),
         )
-        return Output(reading.path, "questions", Lines(()), draft, updated=True)
-    return Output(reading.path, "questions", _updated(draft, reading, options.content_dir), draft, updated=True)
+        return []
+    draft, media = _with_media(draft, reading.path, options.content_dir, report)
+    return [Output(reading.path, "questions", _updated(draft, reading, options.content_dir), draft, updated=True), *media]
+
+
+def _with_media(draft: Draft, record_path: str, content_dir: Path, report: Report) -> tuple[Draft, list[Output]]:
+    """A draft whose texts name its embedded images (@@PLUGINFILE@@/path) by files under
+    content/: the same file where the content has it already (at that path from the content
+    folder, or from the record's folder), else a new file beside the record."""
+    if not draft.media:
+        return draft, []
+    folder = PurePosixPath(record_path).parent
+    sources, outputs = {}, []
+    for path, data in draft.media.items():
+        beside, at_root = content_dir / folder / path, content_dir / path
+        if at_root.is_file() and at_root.read_bytes() == data:
+            sources[path] = "/" + path
+        elif not beside.exists() or beside.is_file() and beside.read_bytes() == data:
+            sources[path] = path
+            if not beside.exists():
+                outputs.append(Output(f"{folder}/{path}", "media", Lines(()), draft, data=data))
+        else:
+            report.error(draft.where, "media.taken", f"the image {folder}/{path} exists already, with other content", "rename the image in the file, or the one in the content folder", source=_source(draft))
+    def text(value):
+        if isinstance(value, str):
+            for path, source in sources.items():
+                value = value.replace(PLUGINFILE + path, source).replace(PLUGINFILE + quote(path), source)
+            return value
+        return [text(item) for item in value] if isinstance(value, list | tuple) else value
+    blocks = {language: {name: text(value) for name, value in block.items()} for language, block in draft.blocks.items()}
+    return replace(draft, blocks=blocks), outputs
 
 
 def _updated(draft: Draft, reading: Reading, content_dir: Path) -> Lines:
@@ -260,7 +294,7 @@ def check_outputs(languages: tuple[str, ...], readings: list[Reading], outputs: 
     """The outputs read back against the schema, with the site's other records; each
     problem told at the place in the imported file that gave the field. Returns, per
     language, how many records have no text in it (a warning the build gives each)."""
-    new = [read_record(o.path, o.kind, o.lines.text.encode("utf-8"), languages) for o in outputs]
+    new = [read_record(o.path, o.kind, o.lines.text.encode("utf-8"), languages) for o in outputs if o.data is None]
     written = {o.path for o in outputs}
     checked = Report()
     content = content_of(site, [r for r in readings if r.path not in written] + new, checked)
@@ -294,7 +328,7 @@ def _check_texts(content: Content, outputs: list[Output], report: Report) -> Non
     """What the schema does not see: TeX that cannot be converted, and an accepted answer
     (plain text a reader types) that holds HTML or math."""
     for output in outputs:
-        if output.kind != "questions" or not isinstance(output.source, Draft):
+        if output.kind != "questions" or output.data is not None or not isinstance(output.source, Draft):
             continue
         question = content.questions.get(str(output.source.record["id"]))
         for language in output.source.blocks if question is not None else ():
@@ -326,6 +360,6 @@ def write_outputs(content_dir: Path, outputs: tuple[Output, ...]) -> None:
     for output in outputs:
         target = content_dir / output.path
         target.parent.mkdir(parents=True, exist_ok=True)
-        data = output.lines.text.encode("utf-8")
+        data = output.data if output.data is not None else output.lines.text.encode("utf-8")
         write_whole(target, lambda file, data=data: file.write(data))
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import base64
 import binascii
+import html
 import re
 import xml.etree.ElementTree as ET
 import xml.parsers.expat
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
-from pathlib import Path
 
 from studysite.diagnostics import Location, Report
 from studysite.exchange.bank import Bank, BankQuestion, sources_in, with_sources
@@ -102,7 +102,7 @@ class _Reader:
         self.path = path
         self.maker = DraftMaker(path, language, report, NOT_CARRIED)
         self.category, self.category_id = "", ""
-        self.files: dict[str, bytes] = {}  # the images the texts embed, by name
+        self.files: dict[str, bytes] = {}  # the images the question's texts embed, by path
 
     def question(self, node: Node) -> Draft | None:
         lms_type = node.attributes.get("type", "")
@@ -110,6 +110,7 @@ class _Reader:
         if lms_type == "category":
             self.category, self.category_id = category_name(node.value("category", "text")), node.value("idnumber")
             return None
+        self.files = {}
         read = getattr(self, f"_{lms_type}", None) if lms_type in STUDYSITE_TYPE else None
         if read is None:
             self.maker.unsupported(where, lms_type or "(none)", "Moodle")
@@ -121,15 +122,17 @@ class _Reader:
         stem = self.fragment(node.find("questiontext"))
         block = {"question": self.text(stem, "question", where), "explanation": self.text(self.fragment(node.find("generalfeedback")), "explanation", where), **block}
         name = node.value("name", "text") or html_to_text(stem.text)
-        return self.maker.draft(where, record, block, name, self.category, self.category_id, node.value("idnumber"))
+        draft = self.maker.draft(where, record, block, name, self.category, self.category_id, node.value("idnumber"))
+        return replace(draft, media=dict(self.files))
 
     def fragment(self, node: Node | None) -> Fragment:
         """A text element's text and format; its <file>s kept by name."""
         if node is None:
             return Fragment("")
         for file in node.all("file"):
+            folder = file.attributes.get("path", "/").strip("/")
             try:
-                self.files[file.attributes.get("name", "")] = base64.b64decode(file.text, validate=False)
+                self.files[f"{folder}/{file.attributes.get('name', '')}".lstrip("/")] = base64.b64decode(file.text, validate=False)
             except (binascii.Error, ValueError):
                 pass
         return Fragment(node.value("text"), _FORMATS.get(node.attributes.get("format", "html"), "html"))
@@ -240,25 +243,26 @@ def write_moodle(bank: Bank, report: Report) -> bytes:
 
 def _text(parent: ET.Element, text: str, item: BankQuestion | None = None) -> ET.Element:
     """A <text> child holding HTML; with the question, each image it shows as a <file> of
-    the parent, which the HTML names @@PLUGINFILE@@/name."""
-    names = _file_names(text, item) if item is not None else {}
-    ET.SubElement(parent, "text").text = with_sources(text, {source: PLUGINFILE + name for source, name in names.items()})
-    for source, name in names.items():
-        ET.SubElement(parent, "file", name=name, path="/", encoding="base64").text = base64.b64encode(item.images[source].read_bytes()).decode("ascii")
+    the parent, which the HTML names @@PLUGINFILE@@/path/name: the path as the content
+    text wrote it, so that an import finds the same file again."""
+    paths = _file_paths(text, item) if item is not None else {}
+    ET.SubElement(parent, "text").text = with_sources(text, {source: PLUGINFILE + path for source, path in paths.items()})
+    for source, path in paths.items():
+        folder, _, name = path.rpartition("/")
+        data = base64.b64encode(item.images[source].read_bytes()).decode("ascii")
+        ET.SubElement(parent, "file", name=name, path=f"/{folder}/" if folder else "/", encoding="base64").text = data
     return parent
 
 
-def _file_names(fragment: str, item: BankQuestion) -> dict[str, str]:
-    """A file name for each image of the text whose file is known, unique in the text."""
-    names: dict[str, str] = {}
+def _file_paths(fragment: str, item: BankQuestion) -> dict[str, str]:
+    """The file path of each image of the text whose file is known: its src without a
+    leading '/' (a path that climbs with '..' as its file name alone)."""
+    paths: dict[str, str] = {}
     for source in sources_in(fragment):
-        if source in item.images and source not in names:
-            name, number = item.images[source].name, 1
-            while name in names.values():
-                number += 1
-                name = f"{Path(item.images[source].name).stem}-{number}{item.images[source].suffix}"
-            names[source] = name
-    return names
+        if source in item.images:
+            path = html.unescape(source).lstrip("/")
+            paths[source] = item.images[source].name if ".." in path.split("/") else path
+    return paths
 
 
 def _html(parent: ET.Element, tag: str, text: str, item: BankQuestion) -> ET.Element:
