@@ -20,6 +20,7 @@ from urllib.parse import quote
 import yaml
 
 from studysite.content.fields import Text, texts_of
+from studysite.content.readers import ID_PATTERN
 from studysite.content.records import Content
 from studysite.content.schema import QUESTIONS, TOPICS
 from studysite.content.validate import Reading, content_of, read_record
@@ -229,12 +230,13 @@ def _question_outputs(draft: Draft, existing: Mapping[str, Reading], options: Im
     reading = existing.get(record_id)
     if reading is None:
         folder = slug(str(draft.record.get("topic", ""))) or "imported"
-        path = f"questions/{folder}/{record_id}.yaml"
+        named = ID_PATTERN.fullmatch(record_id) is not None  # else the file says its id, for the schema to tell what is wrong with it
+        path = f"questions/{folder}/{record_id if named else slug(record_id) or 'question'}.yaml"
         if (options.content_dir / path).exists():
             report.error(draft.place("id"), "id.taken", f"the file {path} exists already (its record has another id)", "give this question another id", source=_source(draft))
         draft, media = _with_media(draft, path, options.content_dir, report)
         variant = QUESTIONS.variants.get(str(draft.record.get("type", "single")), QUESTIONS.variant("single"))
-        return [Output(path, "questions", record_text(variant.record, variant.block, draft.record, draft.blocks), draft), *media]
+        return [Output(path, "questions", record_text(variant.record, variant.block, draft.record, draft.blocks, with_id=not named), draft), *media]
     if not options.update:
         languages = " and ".join(draft.blocks) or "its"
         report.error(

@@ -27,7 +27,7 @@ from studysite.content.fields import NO_DEFAULT, Field, Table, Text
 INDENT = "  "
 FLOW_WIDTH = 100  # a list longer than this on its line is written one item a line
 _INDICATORS = set("-?:,[]{}#&*!|>'\"%@`")
-_FLOW_SPECIAL = re.compile(r"[,\[\]{}]")
+_FLOW_SPECIAL = re.compile(r"[,?\[\]{}]|:(?!\w)")  # what ends a plain text in a flow list (PyYAML's scanner)
 _YAML_BREAKS = re.compile("[\x85\u2028\u2029\r]")
 _NOT_PRINTABLE = re.compile("[^\t\n\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r", "\x85": "\\N", "\u2028": "\\L", "\u2029": "\\P"}
@@ -142,9 +142,10 @@ def block_lines(block: Table, language: str, values: Mapping[str, object]) -> li
     return lines
 
 
-def record_text(record: Table, block: Table, values: Mapping[str, object], blocks: Mapping[str, Mapping[str, object]]) -> Lines:
-    """A new record file: its fields, then its language blocks in the order given."""
-    lines = record_lines(record, values)
+def record_text(record: Table, block: Table, values: Mapping[str, object], blocks: Mapping[str, Mapping[str, object]], with_id: bool = False) -> Lines:
+    """A new record file: its fields (its id only when asked: the file's name is its id),
+    then its language blocks in the order given."""
+    lines = record_lines(record, values, skip=() if with_id else ("id",))
     for language, block_values in blocks.items():
         lines += block_lines(block, language, block_values)
     return Lines(tuple(lines))
