@@ -135,10 +135,10 @@ def read_csv(data: bytes, path: str, kind: Kind, report: Report, topic_given: bo
     _check_required_columns(columns, path, kind, report, topic_given)
     if len(report.errors) > told:
         return []
-    drafts = []
+    drafts, paths = [], _paths_of(columns)
     for number, cells in enumerate(rows, 2):
         if any(cell.strip() for cell in cells):
-            draft = read_row(cells, number, columns, path, kind, report)
+            draft = read_row(cells, number, columns, path, kind, report, paths)
             if draft is not None:
                 drafts.append(draft)
     return drafts if _has_needed_columns(drafts, columns, path, kind, report) else []
@@ -169,8 +169,10 @@ def _check_required_columns(columns: list[Column | None], path: str, kind: Kind,
         report.error(where, "csv.column-missing", "the file has no 'topic' column", "add a 'topic' column, or give every question one topic with --topic ID", source="")
 
 
-def read_row(cells: list[str], number: int, columns: list[Column | None], path: str, kind: Kind, report: Report) -> Draft | None:
-    """One row's draft; None when a cell cannot be read (reported)."""
+def read_row(cells: list[str], number: int, columns: list[Column | None], path: str, kind: Kind, report: Report, paths: dict | None = None) -> Draft | None:
+    """One row's draft; None when a cell cannot be read (reported). paths: the columns by
+    the field path they give (_paths_of)."""
+    paths = _paths_of(columns) if paths is None else paths
     at = lambda column: CellLocation(path, number, 0, column.name)  # noqa: E731
     if len(cells) > len(columns) and any(cell.strip() for cell in cells[len(columns) :]):
         report.error(CellLocation(path, number, 0), "csv.row-long", f"row {number} has {len(cells)} cells; the header has {len(columns)}", "a cell that holds the delimiter must be quoted", source="")
@@ -199,12 +201,33 @@ def read_row(cells: list[str], number: int, columns: list[Column | None], path: 
         places.setdefault(language, at(next(iter(items.values()))[1]))
     for block in blocks.values():
         _pad_lettered(block, kind)
-    for column in columns:  # where an absent field would be: its empty cell
-        if column is not None:
-            places.setdefault(column.path if not column.item else f"{column.path}.{column.item}", at(column))
+    empty = {path: column for path, column in paths.items() if path not in places}  # where an absent field would be: its empty cell
     carried = frozenset(column.path for column in columns if column is not None)
     stems = [blocks[language][f.name] for language in blocks for f in variant.block.fields if f.need is REQUIRED and f.name in blocks[language]]
-    return Draft(CellLocation(path, number, 0), record, {language: blocks[language] for language in sorted(blocks)}, carried, places, str(stems[0]) if stems else "")
+    places = _LazyPlaces(places, empty, path, number)
+    return Draft(CellLocation(path, number, 0), record, blocks, carried, places, str(stems[0]) if stems else "")
+
+
+def _paths_of(columns: list[Column | None]) -> dict[str, Column]:
+    return {column.path if not column.item else f"{column.path}.{column.item}": column for column in columns if column is not None}
+
+
+class _LazyPlaces(dict):
+    """A row's places: those of its cells with a value, and, made when asked for, those of
+    its empty cells (most rows leave most columns empty: 10,000 rows would make half a
+    million locations nobody asks for)."""
+
+    def __init__(self, given: dict, empty: dict, path: str, row: int):
+        super().__init__(given)
+        self.empty, self.path, self.row = empty, path, row
+
+    def __contains__(self, key: object) -> bool:
+        return super().__contains__(key) or key in self.empty
+
+    def __getitem__(self, key: str):
+        if not super().__contains__(key) and key in self.empty:
+            return CellLocation(self.path, self.row, 0, self.empty[key].name)
+        return super().__getitem__(key)
 
 
 def _pad_lettered(block: dict, kind: Kind) -> None:

@@ -10,6 +10,7 @@ what the file says: its language's block and the record fields the format carrie
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Mapping
@@ -31,10 +32,12 @@ from studysite.exchange.moodle import PLUGINFILE
 from studysite.exchange.yaml_layout import Lines, record_text, updated_text
 from studysite.fileio import read_bytes, shown_path, write_whole
 from studysite.incremental.readings import read_content_files
-from studysite.text.texmath import TexError, protect_math
+from studysite.pipeline import available_cpus
+from studysite.workers import map_in_forks
 
 FORMATS = ("csv", "gift", "moodle")
 _TAG = re.compile(r"</?[A-Za-z][^>]*>")
+_MATH = re.compile(r"\$\$.+?\$\$|(?<![\\$])\$[^\s$](?:[^$]*[^\s\\$])?\$(?!\d)")  # as text/texmath.py finds math
 
 
 class UsageError(Exception):
@@ -57,10 +60,11 @@ class Output:
 
     path: str
     kind: str
-    lines: Lines
+    lines: Lines | None  # None: a new question's, written by check_outputs (in forked workers, for many)
     source: Draft | TopicDraft
     updated: bool = False
     data: bytes | None = None  # a file that is no record (an image): its bytes
+    with_id: bool = False  # a new question's file says its id (one that is no slug, for the schema to tell)
 
 
 @dataclass(frozen=True)
@@ -130,7 +134,7 @@ def plan_import(options: ImportOptions) -> ImportResult:
     drafts = [_in_site_order(draft, site.languages) for draft in drafts]
     outputs = [_topic_output(topic) for topic in new_topics] + [output for d in drafts for output in _question_outputs(d, questions, options, report)]
     report.raise_if_errors()
-    untranslated = check_outputs(site.languages, readings, outputs, report, site)
+    outputs, untranslated = check_outputs(site.languages, readings, outputs, report, site)
     report.raise_if_errors()
     return ImportResult(tuple(outputs), report, untranslated)
 
@@ -235,8 +239,7 @@ def _question_outputs(draft: Draft, existing: Mapping[str, Reading], options: Im
         if (options.content_dir / path).exists():
             report.error(draft.place("id"), "id.taken", f"the file {path} exists already (its record has another id)", "give this question another id", source=_source(draft))
         draft, media = _with_media(draft, path, options.content_dir, report)
-        variant = QUESTIONS.variants.get(str(draft.record.get("type", "single")), QUESTIONS.variant("single"))
-        return [Output(path, "questions", record_text(variant.record, variant.block, draft.record, draft.blocks, with_id=not named), draft), *media]
+        return [Output(path, "questions", None, draft, with_id=not named), *media]
     if not options.update:
         languages = " and ".join(draft.blocks) or "its"
         report.error(
@@ -292,11 +295,16 @@ def _updated(draft: Draft, reading: Reading, content_dir: Path) -> Lines:
     return updated_text(old, node, (variant.record, variant.block), values, removed, blocks)
 
 
-def check_outputs(languages: tuple[str, ...], readings: list[Reading], outputs: list[Output], report: Report, site) -> dict[str, int]:
-    """The outputs read back against the schema, with the site's other records; each
-    problem told at the place in the imported file that gave the field. Returns, per
-    language, how many records have no text in it (a warning the build gives each)."""
-    new = [read_record(o.path, o.kind, o.lines.text.encode("utf-8"), languages) for o in outputs if o.data is None]
+def check_outputs(languages: tuple[str, ...], readings: list[Reading], outputs: list[Output], report: Report, site) -> tuple[list[Output], dict[str, int]]:
+    """The outputs written (those of new questions) and read back against the schema, with
+    the site's other records; each problem told at the place in the imported file that gave
+    the field. Returns the outputs and, per language, how many records have no text in it
+    (a warning the build gives each)."""
+    records = [o for o in outputs if o.data is None]
+    done = map_in_forks(functools.partial(_written_and_read, languages), [(o.path, o.kind, o.lines, o.source, o.with_id) for o in records], available_cpus())
+    made = {o.path: replace(o, lines=lines) for o, (lines, _) in zip(records, done, strict=True)}
+    outputs = [made.get(o.path, o) if o.data is None else o for o in outputs]
+    new = [reading for _, reading in done]
     written = {o.path for o in outputs}
     checked = Report()
     content = content_of(site, [r for r in readings if r.path not in written] + new, checked)
@@ -312,7 +320,16 @@ def check_outputs(languages: tuple[str, ...], readings: list[Reading], outputs: 
         _tell(report, d, output)
     if content is not None:
         _check_texts(content, outputs, report)
-    return dict(sorted(untranslated.items()))
+    return outputs, dict(sorted(untranslated.items()))
+
+
+def _written_and_read(languages: tuple[str, ...], item: tuple) -> tuple[Lines, Reading]:
+    """A record's lines (a new question's written here) and their reading against the schema."""
+    path, kind, lines, source, with_id = item
+    if lines is None:
+        variant = QUESTIONS.variants.get(str(source.record.get("type", "single")), QUESTIONS.variant("single"))
+        lines = record_text(variant.record, variant.block, source.record, source.blocks, with_id=with_id)
+    return lines, read_record(path, kind, lines.text.encode("utf-8"), languages)
 
 
 def _tell(report: Report, d: Diagnostic, output: Output) -> None:
@@ -327,8 +344,9 @@ def _tell(report: Report, d: Diagnostic, output: Output) -> None:
 
 
 def _check_texts(content: Content, outputs: list[Output], report: Report) -> None:
-    """What the schema does not see: TeX that cannot be converted, and an accepted answer
-    (plain text a reader types) that holds HTML or math."""
+    """What the schema does not see: an accepted answer (plain text a reader types) that
+    holds HTML or math. (TeX that cannot be converted is the build's to tell: converting
+    every formula here would take most of an import's time.)"""
     for output in outputs:
         if output.kind != "questions" or output.data is not None or not isinstance(output.source, Draft):
             continue
@@ -344,24 +362,23 @@ def _check_texts(content: Content, outputs: list[Output], report: Report) -> Non
 
 
 def _text_problem(text_format: Text | None, value: str) -> tuple[str, str, str] | None:
-    math = []
-    try:
-        protect_math(value, lambda html: math.append(html) or "")
-    except TexError as error:
-        return "markup.math", str(error), "write TeX that latex2mathml understands, or \\$ for a dollar sign"
-    if text_format is Text.PLAIN:
-        if _TAG.search(value):
-            return "text.html", f"'{value}' holds HTML: an accepted answer is plain text that a reader types", "write it as a reader would type it, without tags"
-        if any(html != "$" for html in math):
-            return "text.math", f"'{value}' holds math: an accepted answer is plain text that a reader types", "write it as a reader would type it, e.g. x^2"
+    if text_format is not Text.PLAIN:
+        return None
+    if _TAG.search(value):
+        return "text.html", f"'{value}' holds HTML: an accepted answer is plain text that a reader types", "write it as a reader would type it, without tags"
+    if _MATH.search(value):
+        return "text.math", f"'{value}' holds math: an accepted answer is plain text that a reader types", "write it as a reader would type it, e.g. x^2"
     return None
 
 
 def write_outputs(content_dir: Path, outputs: tuple[Output, ...]) -> None:
     """Each file written whole (fileio.write_whole): topics first, then questions."""
+    folders: set[Path] = set()
     for output in outputs:
         target = content_dir / output.path
-        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.parent not in folders:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            folders.add(target.parent)
         data = output.data if output.data is not None else output.lines.text.encode("utf-8")
         write_whole(target, lambda file, data=data: file.write(data))
 

@@ -30,6 +30,7 @@ _INDICATORS = set("-?:,[]{}#&*!|>'\"%@`")
 _FLOW_SPECIAL = re.compile(r"[,?\[\]{}]|:(?!\w)")  # what ends a plain text in a flow list (PyYAML's scanner)
 _YAML_BREAKS = re.compile("[\x85\u2028\u2029\r]")
 _NOT_PRINTABLE = re.compile("[^\t\n\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_ESCAPED = re.compile('[\\\\"\n\t\r\x85\u2028\u2029]|' + _NOT_PRINTABLE.pattern)
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r", "\x85": "\\N", "\u2028": "\\L", "\u2029": "\\P"}
 
 
@@ -49,12 +50,17 @@ class Lines:
 
 
 def scalar(text: str, flow: bool = False) -> str:
-    """A text as a YAML scalar: plain where YAML reads it back as this same text, else quoted."""
+    """A text as a YAML scalar: plain where YAML reads it back as this same text, else
+    quoted: in double quotes when nothing in it needs an escape there (no '"' nor '\\'), in
+    single quotes (where only the quote itself is doubled) otherwise, and in double quotes
+    with escapes when it holds what only an escape writes (a line break, a control character)."""
     if _plain_reads_back(text, flow):
         return text
-    if '"' in text and "'" not in text and not _NOT_PRINTABLE.search(text) and not _YAML_BREAKS.search(text) and "\n" not in text:
-        return f"'{text}'"
-    return '"' + "".join(_ESCAPES.get(char) or (f"\\u{ord(char):04x}" if _NOT_PRINTABLE.match(char) else char) for char in text) + '"'
+    if "\n" in text or _YAML_BREAKS.search(text) or _NOT_PRINTABLE.search(text):
+        return '"' + _ESCAPED.sub(lambda m: _ESCAPES.get(m.group(0)) or f"\\u{ord(m.group(0)):04x}", text) + '"'
+    if '"' not in text and "\\" not in text:
+        return f'"{text}"'
+    return "'" + text.replace("'", "''") + "'"
 
 
 def _plain_reads_back(text: str, flow: bool) -> bool:
