@@ -61,7 +61,9 @@ def main() -> None:
         seconds, cpu = time.perf_counter() - started, _cpu() - cpu
         written = sum(1 for _ in (content / "questions").rglob("*.yaml"))
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0
-        print(f"{rows} rows: {len(result.outputs)} files planned, {written} written, in {seconds:.2f} s ({rows / seconds:,.0f} rows/s); CPU {cpu:.2f} s (with forked workers); load average {load:.1f}")
+        print(
+            f"{rows} rows: {len(result.outputs)} files planned, {written} written, in {seconds:.2f} s ({rows / seconds:,.0f} rows/s); CPU {cpu:.2f} s (with forked workers); load average {load:.1f}"
+        )
 
 
 def _cpu() -> float:

@@ -35,7 +35,11 @@ def test_choices_carry_their_fractions_and_feedback(moodle):
     single = question(moodle, "organelle")
     assert (single.get("type"), single.findtext("single"), single.findtext("idnumber")) == ("multichoice", "true", "organelle")
     answers = [(a.get("fraction"), a.findtext("text"), a.findtext("feedback/text")) for a in single.findall("answer")]
-    assert answers == [("0", "De kern", "De kern bewaart het DNA."), ("100", "Het mitochondrion", ""), ("0", "Het <code>ribosoom</code>", "Ribosomen maken eiwitten.")]
+    assert answers == [
+        ("0", "De kern", "De kern bewaart het DNA."),
+        ("100", "Het mitochondrion", ""),
+        ("0", "Het <code>ribosoom</code>", "Ribosomen maken eiwitten."),
+    ]
     multiple = question(moodle, "membranes")
     assert multiple.findtext("single") == "false"
     assert [a.get("fraction") for a in multiple.findall("answer")] == ["50", "-100", "50", "-100"]
@@ -43,7 +47,10 @@ def test_choices_carry_their_fractions_and_feedback(moodle):
 
 def test_each_other_type_is_its_moodle_type(moodle):
     truefalse = question(moodle, "nucleus-dna")
-    assert truefalse.get("type") == "truefalse" and [(a.get("fraction"), a.findtext("text")) for a in truefalse.findall("answer")] == [("0", "true"), ("100", "false")]
+    assert truefalse.get("type") == "truefalse" and [(a.get("fraction"), a.findtext("text")) for a in truefalse.findall("answer")] == [
+        ("0", "true"),
+        ("100", "false"),
+    ]
     typed = question(moodle, "gcd")
     assert typed.get("type") == "shortanswer" and typed.findtext("usecase") == "0"
     assert [a.findtext("text") for a in typed.findall("answer")] == ["6", "zes", "x\\*y"]  # a star is a wildcard in Moodle unless escaped
@@ -52,7 +59,12 @@ def test_each_other_type_is_its_moodle_type(moodle):
     assert (numeric.findtext("answer/text"), numeric.findtext("answer/tolerance"), numeric.findtext("units/unit/unit_name")) == ("9.81", "0.05", "m/s²")
     order = question(moodle, "cell-stages")
     assert order.get("type") == "ordering" and order.findtext("gradingtype") == "ALL_OR_NOTHING"
-    assert [(a.get("fraction"), a.findtext("text")) for a in order.findall("answer")] == [("1.0000000", "Profase"), ("2.0000000", "Metafase"), ("3.0000000", "Anafase"), ("4.0000000", "Telofase")]
+    assert [(a.get("fraction"), a.findtext("text")) for a in order.findall("answer")] == [
+        ("1.0000000", "Profase"),
+        ("2.0000000", "Metafase"),
+        ("3.0000000", "Anafase"),
+        ("4.0000000", "Telofase"),
+    ]
     match = question(moodle, "organelle-roles")
     assert match.get("type") == "matching"
     assert [(s.findtext("text"), s.findtext("answer/text")) for s in match.findall("subquestion")][2] == ("<em>Mitochondrion</em>", "energie leveren")
@@ -80,7 +92,9 @@ def test_gift_escapes_its_special_characters_and_says_what_it_cannot_hold(tmp_pa
     assert "{#9.81:0.05####[html]<p>Environ 9,81 m/s² ($ et 50 % \\: \\{accolades\\} \\# dièse \\= égal \\~ tilde \\\\ barre).</p>}" in text
     assert "::gcd::[html]Le plus grand commun diviseur de 12 et 18 est {\n\t=6\n\t=six\n####" in text and "}.\n" in text
     assert "{>4 ALL VERTICAL ALL_OR_NOTHING SHOW\nProphase\nMétaphase\nAnaphase\nTélophase\n}" in text
-    assert "questions/numbers/gravity.yaml:1:1: warning: GIFT has no place for the unit 'm/s²' of question 'gravity': it is left out [export.lost]" in result.err
+    assert (
+        "questions/numbers/gravity.yaml:1:1: warning: GIFT has no place for the unit 'm/s²' of question 'gravity': it is left out [export.lost]" in result.err
+    )
 
 
 def test_export_exit_statuses(tmp_path, make_content):

@@ -63,7 +63,7 @@ def test_the_example_csv_imports_every_type_in_two_languages_and_the_site_checks
         ("numbers", "gravity"), ("cells", "mitosis-phases"), ("cells", "organelle-roles"),
     ]}  # fmt: skip
     assert files["cells/cell-energy.yaml"].startswith("topic: cells\norder: 1\nterms: [mitochondrion]\nanswer: B\nnl:\n  question: Welk organel")
-    assert "  feedback:\n    - De kern bewaart het DNA.\n    - \"\"\n    - Ribosomen maken eiwitten.\n" in files["cells/cell-energy.yaml"]
+    assert '  feedback:\n    - De kern bewaart het DNA.\n    - ""\n    - Ribosomen maken eiwitten.\n' in files["cells/cell-energy.yaml"]
     assert "  explanation: |\n    Mitochondriën maken **ATP**.\n\n    Dat gebeurt" in files["cells/cell-energy.yaml"]
     assert "answer: [A, C]" in files["cells/cell-walls.yaml"]
     assert "answer: false" in files["cells/red-cells-nucleus.yaml"]
@@ -220,7 +220,7 @@ def test_update_replaces_only_the_files_language_block_and_keeps_the_others_and_
     assert "Imported 1 question (0 new, 1 updated)" in result.out
     assert questions_in(site)["cells/one.yaml"] == (
         "# written by hand\ntopic: cells\norder: 3  # third\nanswer: A\nnl:\n  question: Oud?  # keep me\n  choices: [x, y]\n  explanation: Oud.\n"
-        "fr:\n  question: Question *une* ?\n  choices:\n    - Oui\n    - Non\n  feedback:\n    - Bien.\n    - \"\"\n  explanation: |\n    Parce que.\n"
+        'fr:\n  question: Question *une* ?\n  choices:\n    - Oui\n    - Non\n  feedback:\n    - Bien.\n    - ""\n  explanation: |\n    Parce que.\n'
     )
 
 

@@ -82,7 +82,9 @@ def test_typed_answers_are_mapped_without_case_and_numbers_compared_within_the_t
     typed = items["items/gcd.xml"]
     assert [(entry.get("mapKey"), entry.get("caseSensitive")) for entry in typed.iter(QTI + "mapEntry")] == [("6", "false"), ("zes", "false"), ("x*y", "false")]
     paragraph = next(typed.iter(QTI + "p"))
-    assert paragraph.text.startswith("De grootste gemene deler van 12 en 18 is") and paragraph[0].tag == QTI + "textEntryInteraction" and paragraph[0].tail == "."
+    assert (
+        paragraph.text.startswith("De grootste gemene deler van 12 en 18 is") and paragraph[0].tag == QTI + "textEntryInteraction" and paragraph[0].tail == "."
+    )
     equal = next(items["items/gravity.xml"].iter(QTI + "equal"))
     assert (equal.get("toleranceMode"), equal.get("tolerance")) == ("absolute", "0.05 0.05")
     assert "m/s²" in etree.tostring(items["items/gravity.xml"], encoding="unicode")

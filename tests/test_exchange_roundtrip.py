@@ -43,7 +43,13 @@ def rendered(markup: MarkdownConverter, text: str) -> str:
 
 
 def assert_same_question(original, imported, language: str, markup: MarkdownConverter) -> None:
-    assert (imported.id, imported.topic, imported.type, imported.answer, imported.tolerance) == (original.id, original.topic, original.type, original.answer, original.tolerance)
+    assert (imported.id, imported.topic, imported.type, imported.answer, imported.tolerance) == (
+        original.id,
+        original.topic,
+        original.type,
+        original.answer,
+        original.tolerance,
+    )
     table = QUESTIONS.block_table(original)
     before = {path: text for path, _, text in texts_of(table, original.texts[language])}
     after = {path: text for path, _, text in texts_of(table, imported.texts[language])}
@@ -71,7 +77,10 @@ def test_the_export_of_each_language_imports_back_into_the_same_records(tmp_path
         assert after.questions[question_id].texts.keys() == question.texts.keys()
         for language in question.texts:
             assert_same_question(question, after.questions[question_id], language, markup)
-        assert (after.questions[question_id].order, after.questions[question_id].terms) == (question.order, question.terms)  # kept: the formats have no place for them
+        assert (after.questions[question_id].order, after.questions[question_id].terms) == (
+            question.order,
+            question.terms,
+        )  # kept: the formats have no place for them
 
 
 @pytest.mark.parametrize("format_name", EXTENSIONS)

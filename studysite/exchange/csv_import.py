@@ -156,7 +156,13 @@ def _has_needed_columns(drafts: list[Draft], columns: list[Column | None], path:
                 missing.setdefault(f.name, []).append(type_name)
     for name, types in missing.items():
         message = f"the file has no '{name}' column, which {' and '.join(types)} questions need"
-        report.error(CellLocation(path, 1, 0), "csv.column-missing", message, f"add an '{name}' column; docs/import-export.md says what it holds for each type", source="")
+        report.error(
+            CellLocation(path, 1, 0),
+            "csv.column-missing",
+            message,
+            f"add an '{name}' column; docs/import-export.md says what it holds for each type",
+            source="",
+        )
     return not missing
 
 
@@ -166,7 +172,9 @@ def _check_required_columns(columns: list[Column | None], path: str, kind: Kind,
     if not any(column and column.language and column.field.need is REQUIRED for column in columns):
         report.error(where, "csv.column-missing", "the file has no question column", "add a column per language such as 'nl.question'", source="")
     if "topic" not in names and not topic_given:
-        report.error(where, "csv.column-missing", "the file has no 'topic' column", "add a 'topic' column, or give every question one topic with --topic ID", source="")
+        report.error(
+            where, "csv.column-missing", "the file has no 'topic' column", "add a 'topic' column, or give every question one topic with --topic ID", source=""
+        )
 
 
 def read_row(cells: list[str], number: int, columns: list[Column | None], path: str, kind: Kind, report: Report, paths: dict | None = None) -> Draft | None:
@@ -175,7 +183,13 @@ def read_row(cells: list[str], number: int, columns: list[Column | None], path: 
     paths = _paths_of(columns) if paths is None else paths
     at = lambda column: CellLocation(path, number, 0, column.name)  # noqa: E731
     if len(cells) > len(columns) and any(cell.strip() for cell in cells[len(columns) :]):
-        report.error(CellLocation(path, number, 0), "csv.row-long", f"row {number} has {len(cells)} cells; the header has {len(columns)}", "a cell that holds the delimiter must be quoted", source="")
+        report.error(
+            CellLocation(path, number, 0),
+            "csv.row-long",
+            f"row {number} has {len(cells)} cells; the header has {len(columns)}",
+            "a cell that holds the delimiter must be quoted",
+            source="",
+        )
         return None
     given = {column: cell.strip() for column, cell in zip(columns, cells, strict=False) if column is not None and cell.strip()}
     type_column = next((column for column in given if column.name == kind.variant_key), None)
@@ -271,7 +285,9 @@ def block_value(field: Field, cell: str, where: Location, report: Report) -> obj
             continue
         sides = re.split(r"\s+=\s+", item, maxsplit=1) if re.search(r"\s=\s", item) else _UNESCAPED_EQUALS.split(item, maxsplit=1)
         if len(sides) != 2 or not sides[0].strip() or not sides[1].strip():
-            report.error(where, "csv.pair", f"'{item.strip()}' is not a pair 'left = right'", "write the pairs as 'GPU = graphics card | CPU = processor'", source="")
+            report.error(
+                where, "csv.pair", f"'{item.strip()}' is not a pair 'left = right'", "write the pairs as 'GPU = graphics card | CPU = processor'", source=""
+            )
             return None
         pairs.append([_unescaped(sides[0].strip()), _unescaped(sides[1].strip())])
     return pairs
@@ -289,6 +305,12 @@ def lettered_list(field: Field, items: Mapping[int, tuple[str, Column]], path: s
     if gaps and field.shape.json.get("items", {}).get("minLength"):  # choices cannot be empty; feedback can
         column = items[last][1]
         message = f"{_singular(field.name)} {gaps[0]} is empty but {_singular(field.name)} {last} is not"
-        report.error(CellLocation(path, number, 0, column.name), "csv.gap", message, f"fill the columns {column.language}.{_singular(field.name)}.1 ... in order, with no empty one between", source="")
+        report.error(
+            CellLocation(path, number, 0, column.name),
+            "csv.gap",
+            message,
+            f"fill the columns {column.language}.{_singular(field.name)}.1 ... in order, with no empty one between",
+            source="",
+        )
         return None
     return [items[index][0] if index in items else "" for index in range(1, last + 1)]

@@ -50,7 +50,9 @@ class ExportResult:
 
     def summary(self) -> str:
         left = f"; {plural(self.untranslated, 'question')} without '{self.language}' text left out" if self.untranslated else ""
-        return f"Exported {plural(self.exported, 'question')} in '{self.language}' as {FORMAT_NAMES[self.options.format]} to {shown_path(self.options.out)}{left}."
+        return (
+            f"Exported {plural(self.exported, 'question')} in '{self.language}' as {FORMAT_NAMES[self.options.format]} to {shown_path(self.options.out)}{left}."
+        )
 
     @property
     def language(self) -> str:
@@ -108,7 +110,7 @@ def make_bank(content: Content, language: str, content_dir: Path, report: Report
 
 
 def true_false(content_dir: Path, language: str) -> tuple[str, str]:
-    """"True" and "False" in the language, as the site's pages say them."""
+    """ "True" and "False" in the language, as the site's pages say them."""
     translations = load_layered_translations(Options(content_dir=content_dir).layered("locales"), language, Report())
     return translations.gettext("True"), translations.gettext("False")
 
@@ -122,4 +124,3 @@ def bank_question(question: Question, language: str, markup: MarkdownConverter, 
     html = with_texts(table, text, lambda path, field, value: text_to_html(markup, value, field.text))
     sources = [source for _, _, value in texts_of(table, html) for source in sources_in(value)]
     return BankQuestion(question, text, html, image_files(sources, question.location.path, content_dir))
-

@@ -112,7 +112,9 @@ def _question(body: str, where: Location, maker: DraftMaker, category: str, idnu
         return None
     record, block = made
     no_explanation = frozenset({"explanation"}) if answers.startswith(">") else frozenset()  # the ordering answers end the question
-    return maker.draft(where, record, {**common, **block}, name or html_to_text(stem_fragment.text), category, record_id=_restored(idnumber), also_not_carried=no_explanation)
+    return maker.draft(
+        where, record, {**common, **block}, name or html_to_text(stem_fragment.text), category, record_id=_restored(idnumber), also_not_carried=no_explanation
+    )
 
 
 def _fragment(text: str, default: str) -> Fragment:
@@ -168,7 +170,12 @@ def _multichoice(answers: str, text_format: str, where: Location, maker: DraftMa
     if single:
         full = [chr(ord("A") + index) for index, fraction in enumerate(fractions) if fraction >= 100]
         if len(full) != 1:
-            maker.error(where, "import.answer", f"a single-answer question has {len(full)} right answers (=)", "mark one answer with '='; for a select-all question use weights: ~%50%right")
+            maker.error(
+                where,
+                "import.answer",
+                f"a single-answer question has {len(full)} right answers (=)",
+                "mark one answer with '='; for a select-all question use weights: ~%50%right",
+            )
             return None
         if len(letters) > 1:
             maker.warn(where, "import.partial", "answers worth part of the grade count as wrong in Studysite")
@@ -189,7 +196,9 @@ def _shortanswer(answers: str, where: Location, maker: DraftMaker):
         if comment.strip():
             maker.warn(where, "import.feedback", "a typed answer has no feedback in Studysite: it is left out")
         if weight is not None and weight < 100:
-            maker.warn(where, "import.partial", f"the answer '{_restored(answer.strip())}' is worth {weight:g}%: Studysite takes an answer as right or wrong; left out")
+            maker.warn(
+                where, "import.partial", f"the answer '{_restored(answer.strip())}' is worth {weight:g}%: Studysite takes an answer as right or wrong; left out"
+            )
             continue
         accepted.append(_restored(answer.strip()))
     return _accepted(accepted, where, maker)
@@ -198,14 +207,23 @@ def _shortanswer(answers: str, where: Location, maker: DraftMaker):
 def _accepted(accepted: list[str], where: Location, maker: DraftMaker):
     """The accept field of answers Moodle compares with wildcards: '\\*' is a star, '*' a wildcard."""
     if any(re.search(r"(?<!\\)\*", answer) for answer in accepted):
-        maker.error(where, "import.wildcard", "an accepted answer holds the wildcard '*', which Studysite does not have", "list the answers a reader may type; write a star as \\*")
+        maker.error(
+            where,
+            "import.wildcard",
+            "an accepted answer holds the wildcard '*', which Studysite does not have",
+            "list the answers a reader may type; write a star as \\*",
+        )
         return None
     return {"type": "typed"}, {"accept": [maker.text(Fragment(answer.replace("\\*", "*"), "plain"), "accept", where) for answer in accepted]}
 
 
 def _numerical(answers: str, where: Location, maker: DraftMaker):
     answers = answers.split("~", 1)[0]
-    full = [(weight, text) for marker, text in _split_answers("=" + answers if not answers.lstrip().startswith("=") else answers) for weight, text in [_weight(text)]]
+    full = [
+        (weight, text)
+        for marker, text in _split_answers("=" + answers if not answers.lstrip().startswith("=") else answers)
+        for weight, text in [_weight(text)]
+    ]
     right = [text.partition("#")[0].strip() for weight, text in full if weight is None or weight >= 100]
     if not right:
         maker.error(where, "import.answer", "the numerical question has no answer worth 100%")
@@ -289,13 +307,21 @@ def _feedback(item: BankQuestion, index: int) -> str:
 
 
 def _single(item: BankQuestion, report: Report) -> str:
-    return "".join(f"\n\t{'=' if index == item.question.answer else '~'}{escaped(choice)}{_feedback(item, index)}" for index, choice in enumerate(item.html.choices)) + "\n"
+    return (
+        "".join(
+            f"\n\t{'=' if index == item.question.answer else '~'}{escaped(choice)}{_feedback(item, index)}" for index, choice in enumerate(item.html.choices)
+        )
+        + "\n"
+    )
 
 
 def _multiple(item: BankQuestion, report: Report) -> str:
     right = set(item.question.answer)
     share = _percent(100 / len(right))
-    return "".join(f"\n\t~%{share if index in right else '-100'}%{escaped(choice)}{_feedback(item, index)}" for index, choice in enumerate(item.html.choices)) + "\n"
+    return (
+        "".join(f"\n\t~%{share if index in right else '-100'}%{escaped(choice)}{_feedback(item, index)}" for index, choice in enumerate(item.html.choices))
+        + "\n"
+    )
 
 
 def _percent(value: float) -> str:

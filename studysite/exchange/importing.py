@@ -166,7 +166,9 @@ def _with_ids(drafts: list[Draft], existing: Mapping[str, Reading], report: Repo
         if isinstance(record_id, str):
             if record_id in given:
                 first = given[record_id].place("id")
-                report.error(draft.place("id"), "id.duplicate", f"the id '{record_id}' is also given at {first}", "give each question its own id", source=_source(draft))
+                report.error(
+                    draft.place("id"), "id.duplicate", f"the id '{record_id}' is also given at {first}", "give each question its own id", source=_source(draft)
+                )
             given.setdefault(record_id, draft)
     unnamed = [draft for draft in drafts if "id" not in draft.record]
     made = iter(unique_ids((draft.name for draft in unnamed), taken=given))
@@ -237,7 +239,13 @@ def _question_outputs(draft: Draft, existing: Mapping[str, Reading], options: Im
         named = ID_PATTERN.fullmatch(record_id) is not None  # else the file says its id, for the schema to tell what is wrong with it
         path = f"questions/{folder}/{record_id if named else slug(record_id) or 'question'}.yaml"
         if (options.content_dir / path).exists():
-            report.error(draft.place("id"), "id.taken", f"the file {path} exists already (its record has another id)", "give this question another id", source=_source(draft))
+            report.error(
+                draft.place("id"),
+                "id.taken",
+                f"the file {path} exists already (its record has another id)",
+                "give this question another id",
+                source=_source(draft),
+            )
         draft, media = _with_media(draft, path, options.content_dir, report)
         return [Output(path, "questions", None, draft, with_id=not named), *media]
     if not options.update:
@@ -271,13 +279,21 @@ def _with_media(draft: Draft, record_path: str, content_dir: Path, report: Repor
             if not beside.exists():
                 outputs.append(Output(f"{folder}/{path}", "media", Lines(()), draft, data=data))
         else:
-            report.error(draft.where, "media.taken", f"the image {folder}/{path} exists already, with other content", "rename the image in the file, or the one in the content folder", source=_source(draft))
+            report.error(
+                draft.where,
+                "media.taken",
+                f"the image {folder}/{path} exists already, with other content",
+                "rename the image in the file, or the one in the content folder",
+                source=_source(draft),
+            )
+
     def text(value):
         if isinstance(value, str):
             for path, source in sources.items():
                 value = value.replace(PLUGINFILE + path, source).replace(PLUGINFILE + quote(path), source)
             return value
         return [text(item) for item in value] if isinstance(value, list | tuple) else value
+
     blocks = {language: {name: text(value) for name, value in block.items()} for language, block in draft.blocks.items()}
     return replace(draft, blocks=blocks), outputs
 
@@ -381,4 +397,3 @@ def write_outputs(content_dir: Path, outputs: tuple[Output, ...]) -> None:
             folders.add(target.parent)
         data = output.data if output.data is not None else output.lines.text.encode("utf-8")
         write_whole(target, lambda file, data=data: file.write(data))
-

@@ -79,7 +79,9 @@ def parse_xml(text: str, path: str, report: Report) -> Node | None:
     try:
         parser.Parse(text, True)
     except xml.parsers.expat.ExpatError as error:
-        report.error(Location(path, error.lineno, error.offset + 1), "xml.syntax", f"the file is not well-formed XML: {xml.parsers.expat.ErrorString(error.code)}")
+        report.error(
+            Location(path, error.lineno, error.offset + 1), "xml.syntax", f"the file is not well-formed XML: {xml.parsers.expat.ErrorString(error.code)}"
+        )
         return None
     return root.children[0] if root.children else None
 
@@ -120,7 +122,11 @@ class _Reader:
             return None
         record, block = made
         stem = self.fragment(node.find("questiontext"))
-        block = {"question": self.text(stem, "question", where), "explanation": self.text(self.fragment(node.find("generalfeedback")), "explanation", where), **block}
+        block = {
+            "question": self.text(stem, "question", where),
+            "explanation": self.text(self.fragment(node.find("generalfeedback")), "explanation", where),
+            **block,
+        }
         name = node.value("name", "text") or html_to_text(stem.text)
         draft = self.maker.draft(where, record, block, name, self.category, self.category_id, node.value("idnumber"))
         return replace(draft, media=dict(self.files))
@@ -179,7 +185,9 @@ class _Reader:
             if fraction < 100:
                 self.maker.warn(where, "import.partial", f"the answer '{text}' is worth {fraction:g}%: Studysite takes an answer as right or wrong; left out")
             elif re.search(r"(?<!\\)\*", text):
-                self.maker.error(where, "import.wildcard", f"the answer '{text}' holds the wildcard '*', which Studysite does not have", "list the answers a reader may type")
+                self.maker.error(
+                    where, "import.wildcard", f"the answer '{text}' holds the wildcard '*', which Studysite does not have", "list the answers a reader may type"
+                )
                 return None
             else:
                 accepted.append(self.text(Fragment(text.replace("\\*", "*"), "plain"), "accept", where))
@@ -195,7 +203,11 @@ class _Reader:
         except InvalidOperation:
             self.maker.error(where, "import.number", f"'{right[0].value('text')}' is not a number")
             return None
-        units = [unit.value("unit_name") for unit in node.find("units").all("unit") if _fraction(unit.value("multiplier") or "1") == 1] if node.find("units") else []
+        units = (
+            [unit.value("unit_name") for unit in node.find("units").all("unit") if _fraction(unit.value("multiplier") or "1") == 1]
+            if node.find("units")
+            else []
+        )
         record = {"type": "numeric", "answer": answer, **({"tolerance": tolerance} if tolerance else {})}
         return record, ({"unit": self.text(Fragment(units[0], "plain"), "unit", where)} if units and units[0] else {})
 
@@ -322,7 +334,14 @@ def _numeric(question: ET.Element, item: BankQuestion) -> None:
 
 
 def _order(question: ET.Element, item: BankQuestion) -> None:
-    settings = (("layouttype", "VERTICAL"), ("selecttype", "ALL"), ("selectcount", "0"), ("gradingtype", "ALL_OR_NOTHING"), ("showgrading", "SHOW"), ("numberingstyle", "none"))
+    settings = (
+        ("layouttype", "VERTICAL"),
+        ("selecttype", "ALL"),
+        ("selectcount", "0"),
+        ("gradingtype", "ALL_OR_NOTHING"),
+        ("showgrading", "SHOW"),
+        ("numberingstyle", "none"),
+    )
     for tag, value in settings:
         ET.SubElement(question, tag).text = value
     for number, text in enumerate(item.html.items, 1):
@@ -337,4 +356,12 @@ def _match(question: ET.Element, item: BankQuestion) -> None:
 
 
 _WRITERS = {"single": _choices, "multiple": _choices, "true-false": _true_false, "typed": _typed, "numeric": _numeric, "order": _order, "match": _match}
-_MOODLE_TYPE = {"single": "multichoice", "multiple": "multichoice", "true-false": "truefalse", "typed": "shortanswer", "numeric": "numerical", "order": "ordering", "match": "matching"}
+_MOODLE_TYPE = {
+    "single": "multichoice",
+    "multiple": "multichoice",
+    "true-false": "truefalse",
+    "typed": "shortanswer",
+    "numeric": "numerical",
+    "order": "ordering",
+    "match": "matching",
+}

@@ -44,7 +44,6 @@ ELEMENTS = {
 BLOCK = {"p", "div", "ul", "ol", "dl", "table", "pre", "blockquote", "hr", "h3", "h4", "h5", "h6"}
 
 
-
 def q(tag: str) -> str:
     """An element's name: the documents declare their namespace as the default one (xmlns)."""
     return tag
@@ -102,7 +101,9 @@ def assessment_item(item: BankQuestion, bank: Bank, sources: dict[str, str]) -> 
     _outcome(root, "SCORE", "float", "0")
     feedback = item.html.feedback if item.question.type in ("single", "multiple") and any(item.html.feedback) else ()
     if feedback:
-        ET.SubElement(root, q("outcomeDeclaration"), identifier="FEEDBACK", cardinality="single" if item.question.type == "single" else "multiple", baseType="identifier")
+        ET.SubElement(
+            root, q("outcomeDeclaration"), identifier="FEEDBACK", cardinality="single" if item.question.type == "single" else "multiple", baseType="identifier"
+        )
     if item.html.explanation:
         ET.SubElement(root, q("outcomeDeclaration"), identifier="EXPLANATION", cardinality="single", baseType="identifier")
     root.append(parts.body)
@@ -112,7 +113,12 @@ def assessment_item(item: BankQuestion, bank: Bank, sources: dict[str, str]) -> 
             modal = ET.SubElement(root, q("modalFeedback"), outcomeIdentifier="FEEDBACK", identifier=_letter(index), showHide="show")
             _fill(modal, text, sources, flow=True)
     if item.html.explanation:
-        _fill(ET.SubElement(root, q("modalFeedback"), outcomeIdentifier="EXPLANATION", identifier="shown", showHide="show"), item.html.explanation, sources, flow=True)
+        _fill(
+            ET.SubElement(root, q("modalFeedback"), outcomeIdentifier="EXPLANATION", identifier="shown", showHide="show"),
+            item.html.explanation,
+            sources,
+            flow=True,
+        )
     return root
 
 
@@ -166,7 +172,13 @@ def _processing(scoring: ET.Element, feedback: bool, explanation: bool) -> ET.El
     if scoring.tag == "template" and not feedback and not explanation:
         return ET.Element(q("responseProcessing"), template=scoring.get("href"))
     processing = ET.Element(q("responseProcessing"))
-    processing.append(_set_score(_matches_correct()) if scoring.tag == "template" and scoring.get("href") == MATCH_CORRECT else scoring if scoring.tag != "template" else _mapped())
+    processing.append(
+        _set_score(_matches_correct())
+        if scoring.tag == "template" and scoring.get("href") == MATCH_CORRECT
+        else scoring
+        if scoring.tag != "template"
+        else _mapped()
+    )
     if feedback:
         ET.SubElement(ET.SubElement(processing, q("setOutcomeValue"), identifier="FEEDBACK"), q("variable"), identifier="RESPONSE")
     if explanation:
@@ -237,7 +249,11 @@ def _numeric(item: BankQuestion, bank: Bank, sources: dict[str, str]) -> _Parts:
     response = _response("single", "float", [format(item.question.answer, "f")])
     body = _entry(item, sources, len(format(item.question.answer, "f")) + 2, item.html.unit)
     tolerance = format(item.question.tolerance, "f")
-    equal = ET.Element(q("equal"), toleranceMode="absolute", tolerance=f"{tolerance} {tolerance}") if item.question.tolerance else ET.Element(q("equal"), toleranceMode="exact")
+    equal = (
+        ET.Element(q("equal"), toleranceMode="absolute", tolerance=f"{tolerance} {tolerance}")
+        if item.question.tolerance
+        else ET.Element(q("equal"), toleranceMode="exact")
+    )
     ET.SubElement(equal, q("variable"), identifier="RESPONSE")
     ET.SubElement(equal, q("correct"), identifier="RESPONSE")
     return _Parts(response, body, _set_score(equal))
@@ -337,4 +353,3 @@ def manifest(bank: Bank, resources: list) -> ET.Element:
 def item_files(package: zipfile.ZipFile) -> list[str]:
     """The item files a package lists (for tests and readers)."""
     return [name for name in package.namelist() if PurePosixPath(name).parent.name == "items"]
-

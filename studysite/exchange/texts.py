@@ -26,7 +26,31 @@ from studysite.text.texmath import TexError
 
 _MATH = re.compile(r'<math[^>]*\sdisplay="(block|inline)"[^>]*\salttext="([^"]*)"[^>]*>.*?</math>', re.DOTALL)
 _KEPT_TAGS = {"sub", "sup", "del", "s", "mark", "kbd", "q", "abbr"}  # no Markdown syntax, allowed by the build
-_BLOCKS = {"p", "div", "ul", "ol", "li", "blockquote", "pre", "table", "thead", "tbody", "tr", "th", "td", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "dl", "dt", "dd"}
+_BLOCKS = {
+    "p",
+    "div",
+    "ul",
+    "ol",
+    "li",
+    "blockquote",
+    "pre",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "hr",
+    "dl",
+    "dt",
+    "dd",
+}
 _VOID = {"br", "hr", "img", "input", "meta", "link", "col", "source", "wbr"}
 _TEX_IN_TEXT = re.compile(r"\\\((.+?)\\\)|\\\[(.+?)\\\]|\$\$(.+?)\$\$", re.DOTALL)
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]$])")

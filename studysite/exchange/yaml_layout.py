@@ -183,7 +183,12 @@ def updated_text(
             segments.append((True, [(line, "") for line in lines]))
         # else: a record field the question's (new) type does not take: left out
     present = {key for key, _ in entries[1:]}
-    added = [line for name, field in new_fields.items() if name not in present and not _is_default(field, values[name]) for line in field_lines(field, values[name], "", name)]
+    added = [
+        line
+        for name, field in new_fields.items()
+        if name not in present and not _is_default(field, values[name])
+        for line in field_lines(field, values[name], "", name)
+    ]
     first_block = next((index for index, (is_block, _) in enumerate(segments) if is_block), len(segments))
     segments.insert(first_block, (False, added))
     segments += [(True, block_lines(block, language, blocks[language])) for language in blocks if language not in present]
