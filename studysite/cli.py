@@ -52,6 +52,7 @@ def make_parser() -> argparse.ArgumentParser:
     i18n.add_argument("language", nargs="?", help="language code: needed by init; update refreshes only that language's catalogs")
     i18n.add_argument("--content", type=Path, default=Path("content"), help="content folder (default: content); the catalogs go to locales/ beside it")
     _new_command(commands)
+    _exchange_commands(commands)
     schema = commands.add_parser("schema", help="write the content files' JSON Schemas, for an editor to check and complete them")
     schema.add_argument("--out", type=Path, default=Path(scaffold.SCHEMA_FOLDER), help=f"folder to write them into (default: {scaffold.SCHEMA_FOLDER})")
     return parser
@@ -69,11 +70,26 @@ def _new_command(commands) -> None:
     )
 
 
+def _exchange_commands(commands) -> None:
+    """`import` and `export`: questions in from spreadsheets and LMS banks, out to LMS banks (studysite/exchange/)."""
+    imports = commands.add_parser("import", help="questions from a CSV/TSV, GIFT or Moodle XML file into YAML records")
+    imports.add_argument("file", type=Path, metavar="FILE")
+    imports.add_argument("--content", type=Path, default=Path("content"), help="content folder (default: content)")
+    imports.add_argument("--topic", default="", help="the topic of questions the file gives none (GIFT, Moodle XML: no category)")
+    imports.add_argument("--lang", default="", help="GIFT, Moodle XML: the language block they fill (default: the site's first language)")
+    imports.add_argument("--update", action="store_true", help="replace what the file says of records that exist already")
+    exports = commands.add_parser("export", help="the questions of a language as a Moodle XML, GIFT or QTI 2.1 question bank")
+    exports.add_argument("--format", required=True, choices=["moodle", "qti", "gift"])
+    exports.add_argument("--content", type=Path, default=Path("content"), help="content folder (default: content)")
+    exports.add_argument("--lang", default="", help="the language to export (default: the site's first language)")
+    exports.add_argument("--out", type=Path, required=True, help="the file to write (.xml, .txt, .zip)")
+
+
 def failed_command(args: argparse.Namespace) -> str:
     """What the failure line names: "Build" (serve builds too), "Check", "Status", "i18n update"..."""
     if args.command == "i18n":
         return f"i18n {args.action}"
-    return {"check": "Check", "status": "Status"}.get(args.command, "Build")
+    return {"check": "Check", "status": "Status", "import": "Import", "export": "Export"}.get(args.command, "Build")
 
 
 def _content_options(parser: argparse.ArgumentParser) -> None:
@@ -207,6 +223,18 @@ def run_i18n(args) -> int:
     return EXIT_OK
 
 
+def run_import(args) -> int:
+    from studysite.exchange.command import run_import as run  # here: only this command needs the exchange package
+
+    return run(args)
+
+
+def run_export(args) -> int:
+    from studysite.exchange.command import run_export as run
+
+    return run(args)
+
+
 def run_new(args) -> int:
     try:
         languages = scaffold.languages_of(args.languages)
@@ -228,4 +256,4 @@ def run_schema(args) -> int:
     return EXIT_OK
 
 
-COMMANDS = {"schema": run_schema, "new": run_new, "build": run_build, None: run_build, "check": run_check, "serve": run_serve, "status": run_status, "i18n": run_i18n}
+COMMANDS = {"schema": run_schema, "new": run_new, "build": run_build, None: run_build, "check": run_check, "serve": run_serve, "status": run_status, "i18n": run_i18n, "import": run_import, "export": run_export}
