@@ -135,6 +135,26 @@ CHROMIUM = os.environ.get("STUDYSITE_CHROMIUM", shutil.which("chromium") or "/us
 # What a page fetches and compiles before it can answer (Pagefind's WebAssembly and index,
 # the scheduler): on a loaded machine this can take seconds, near the 5 s other waits get.
 LOADING_MS = 30_000
+# What any other wait of a browser test may take: an action, an expectation or a page's load
+# on a loaded machine (CI shares its two cores; a passing test never waits this long).
+WAIT_MS = 15_000
+NAVIGATION_MS = 30_000
+
+
+def with_timeouts(context):
+    """A new browser context with the suite's waits: a test waits for events, and these are
+    only how long before an event that never comes fails the test."""
+    context.set_default_timeout(WAIT_MS)
+    context.set_default_navigation_timeout(NAVIGATION_MS)
+    return context
+
+
+try:  # Playwright's expect() waits as long as the rest
+    from playwright.sync_api import expect as _expect
+
+    _expect.set_options(timeout=WAIT_MS)
+except ImportError:  # the browser tier is skipped without Playwright
+    pass
 
 
 @pytest.fixture
@@ -255,7 +275,7 @@ def open_page(browser, site_url, request):
     def open_(path: str, width: int = 1200, color_scheme: str = "light", bypass_csp: bool = False) -> BrowserPage:
         context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=color_scheme, bypass_csp=bypass_csp)
         contexts.append(context)
-        context.set_default_timeout(5000)
+        with_timeouts(context)
         start_clock(context, request)
         page = context.new_page()
         errors = recording_errors(page)

@@ -8,7 +8,7 @@ import threading
 import time
 
 import pytest
-from conftest import BrowserPage, QuietServer, _QuietHandler, png, recording_errors, run_cli
+from conftest import BrowserPage, QuietServer, _QuietHandler, png, recording_errors, run_cli, with_timeouts
 from test_accessibility import violations
 from test_media import MP3, QUESTION, SVG
 from test_theme import LOGO
@@ -59,7 +59,7 @@ def open_media_page(browser, media_url):
     def open_(path: str, scheme: str = "light", bypass_csp: bool = False) -> BrowserPage:
         context = browser.new_context(viewport={"width": 375, "height": 800}, color_scheme=scheme, bypass_csp=bypass_csp)
         contexts.append(context)
-        context.set_default_timeout(10_000)
+        with_timeouts(context)
         page = context.new_page()
         errors = recording_errors(page)
         page.goto(media_url + path)

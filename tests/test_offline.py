@@ -15,7 +15,7 @@ from pathlib import Path
 from urllib.parse import urljoin
 
 import pytest
-from conftest import BASE_PATH, LOADING_MS, STUDY_CONTENT, QuietServer, _QuietHandler, run_cli
+from conftest import BASE_PATH, LOADING_MS, STUDY_CONTENT, QuietServer, _QuietHandler, run_cli, with_timeouts
 from sitecheck import parse_page
 
 ORIGIN = "https://example.org"
@@ -163,7 +163,7 @@ def served(serve):
 @pytest.fixture
 def context(browser):
     context = browser.new_context()
-    context.set_default_timeout(10000)
+    with_timeouts(context)
     yield context
     context.close()
 

@@ -7,7 +7,7 @@ import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from conftest import LOADING_MS, next_frame
+from conftest import LOADING_MS, next_frame, with_timeouts
 from test_accessibility import violations
 
 PHONE = {"width": 375, "height": 667}
@@ -22,7 +22,7 @@ def new_page(browser, site_url):
 
     def open_(path: str, viewport: dict | None = None, javascript: bool = True):
         context = browser.new_context(viewport=viewport or {"width": 1200, "height": 900}, java_script_enabled=javascript)
-        context.set_default_timeout(5000)
+        with_timeouts(context)
         contexts.append(context)
         page = context.new_page()
         page.goto(site_url + path)

@@ -11,7 +11,7 @@ import time
 from urllib.parse import urlparse
 
 import pytest
-from conftest import BrowserPage, next_frame, recording_errors, start_clock
+from conftest import BrowserPage, next_frame, recording_errors, start_clock, with_timeouts
 from test_accessibility import violations
 from test_browser import focus_by_tab
 from test_study import DAY_MS, KEY, answer_index, errors, put, record_with, stored
@@ -38,7 +38,7 @@ def phone(browser, site_url, request):
     def open_(path: str, scheme: str = "light", bypass_csp: bool = False, init: str = "", viewport=PHONE, service_workers: str = "allow") -> BrowserPage:
         context = browser.new_context(viewport=viewport, color_scheme=scheme, bypass_csp=bypass_csp, has_touch=True, service_workers=service_workers)
         contexts.append(context)
-        context.set_default_timeout(5000)
+        with_timeouts(context)
         if init:
             context.add_init_script(init)
         start_clock(context, request)
