@@ -31,7 +31,35 @@ def quoted(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def write_corpus(out: Path, questions: int, languages: list[str], seed: int = 1) -> None:
+TYPES = ("single", "multiple", "true-false", "typed", "numeric", "order", "match")
+RECORD_LINES = {
+    "single": lambda q: [f"answer: {'ABCD'[q % 4]}"],
+    "multiple": lambda q: ["type: multiple", f"answer: [A, {'BCD'[q % 3]}]"],
+    "true-false": lambda q: ["type: true-false", f"answer: {'true' if q % 2 else 'false'}"],
+    "typed": lambda q: ["type: typed"],
+    "numeric": lambda q: ["type: numeric", f"answer: {q % 97}.{q % 10}", "tolerance: 0.1"],
+    "order": lambda q: ["type: order"],
+    "match": lambda q: ["type: match"],
+}
+
+
+def block_lines(kind: str, rng: random.Random, names: list[str], q: int) -> list[str]:
+    """The lines of a language block that a question of this type has besides its stem and explanation."""
+    if kind in ("single", "multiple"):
+        return ["  choices:", *(f"    - {quoted(sentence(rng, 10, names))}" for _ in range(4))]
+    if kind == "typed":
+        return [f"  accept: [{quoted(rng.choice(WORDS))}, {quoted(rng.choice(WORDS) + str(q))}]"]
+    if kind == "numeric":
+        return ["  unit: GB"]
+    if kind == "order":
+        return ["  items:", *(f"    - {quoted(f'Step {n}: ' + sentence(rng, 6, names))}" for n in range(4))]
+    if kind == "match":
+        return ["  pairs:", *(f"    - [{quoted(f'Left {n} ' + rng.choice(WORDS))}, {quoted(f'Right {n} ' + sentence(rng, 5, names))}]" for n in range(3))]
+    return []
+
+
+def write_corpus(out: Path, questions: int, languages: list[str], seed: int = 1, mixed: bool = False) -> None:
+    """mixed: the questions cycle through every question type, not single-answer ones only."""
     rng = random.Random(seed)
     topics = max(2, questions // 200)
     terms = max(12, min(600, questions // 10))
@@ -54,15 +82,15 @@ def write_corpus(out: Path, questions: int, languages: list[str], seed: int = 1)
         topic = f"topic-{q % topics}"
         folder = out / "questions" / topic
         folder.mkdir(parents=True, exist_ok=True)
-        lines = [f"topic: {topic}", f"answer: {'ABCD'[q % 4]}", f"terms: [term-{rng.randrange(terms)}]"]
+        kind = TYPES[q % len(TYPES)] if mixed else "single"
+        lines = [f"topic: {topic}", *RECORD_LINES[kind](q), f"terms: [term-{rng.randrange(terms)}]"]
         for lang in languages:
             explanation = " ".join(sentence(rng, 18, names[lang]) + "." for _ in range(4))
             if q % 5 == 0:
                 explanation = f"*{explanation}*\n\n- first `code`\n- second"
             lines.append(f"{lang}:")
-            lines.append(f"  question: {quoted(sentence(rng, 14, names[lang]) + '?')}")
-            lines.append("  choices:")
-            lines += [f"    - {quoted(sentence(rng, 10, names[lang]))}" for _ in range(4)]
+            lines.append(f"  question: {quoted(sentence(rng, 14, names[lang]) + ('?' if kind != 'typed' else ' ___.'))}")
+            lines += block_lines(kind, rng, names[lang], q)
             lines.append("  explanation: |")
             lines += [f"    {line}" if line else "" for line in explanation.splitlines()]
         (folder / f"q-{q}.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -81,8 +109,9 @@ def main() -> None:
     parser.add_argument("--questions", type=int, default=4000)
     parser.add_argument("--languages", default="nl,fr,de")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--mixed", action="store_true", help="questions of every type, in turn (default: single-answer ones)")
     args = parser.parse_args()
-    write_corpus(args.out, args.questions, args.languages.split(","), args.seed)
+    write_corpus(args.out, args.questions, args.languages.split(","), args.seed, args.mixed)
     print(f"Wrote {args.questions} questions in {args.languages} to {args.out}")
 
 

@@ -8,6 +8,7 @@ from conftest import ROOT, run_cli
 
 VNU = ROOT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
 VARIETY = ROOT / "tests" / "sites" / "variety" / "content"
+TYPES = ROOT / "tests" / "sites" / "types" / "content"  # a question of each type
 
 
 def validate(*paths) -> list[str]:
@@ -30,8 +31,11 @@ def test_sample_site_is_valid_html(sample_site):
     assert validate(sample_site) == []
 
 
-def test_site_with_fallbacks_rtl_and_rich_markdown_is_valid_html(variety_site):
-    assert validate(variety_site) == []
+def test_site_with_fallbacks_rtl_and_rich_markdown_is_valid_html(variety_site, tmp_path):
+    types_site = tmp_path / "types"
+    result = run_cli("build", "--content", TYPES, "--out", types_site, "--no-search")
+    assert result.status == 0, result.err
+    assert validate(variety_site, types_site) == []
 
 
 def test_the_checker_itself_reports_an_invalid_page(tmp_path):
