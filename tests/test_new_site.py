@@ -9,12 +9,14 @@ import re
 import sys
 import threading
 import tomllib
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
 import pytest
 import yaml
-from conftest import ROOT, QuietServer, run_cli
+from conftest import ROOT, QuietServer, png, run_cli
+from test_validity import validate
 from workflows import read_workflow, run_job, uses_of
 
 from studysite import __version__, scaffold
@@ -78,12 +80,16 @@ def test_a_new_site_builds_with_its_own_workflow_and_is_served(tmp_path):
     assert "studysite==" + __version__ in made.out
     assert files_below(site) == STARTER_FILES
 
+    add_a_question_with_an_image_and_audio(site / "content")
     tools = studysite_of_this_checkout(tmp_path / "bin")
     workflow = site / ".github/workflows/pages.yml"
     ran = run_job(workflow, "build", site, {"steps.pages.outputs.base_url": PAGES_BASE_URL}, installing_this_checkout, tools)
     assert any("studysite build" in script for script in ran)
     assert (site / "site/en/questions/remembering/index.html").is_file()
     assert (site / "site/es/glossary/active-recall/index.html").is_file()
+    published = {path.relative_to(site / "site/media").as_posix().split(".")[0] for path in (site / "site/media").iterdir()}
+    assert published == {"cell", "cell-spoken"}
+    assert validate(site / "site") == []  # every page of the new site, the author's question too, is valid HTML
 
     # served under the repository's path, as GitHub Pages serves a project site
     (tmp_path / "served").mkdir()
@@ -99,8 +105,37 @@ def test_a_new_site_builds_with_its_own_workflow_and_is_served(tmp_path):
         assert f'<link rel="canonical" href="{PAGES_BASE_URL}/en/questions/remembering/">' in question
         status, spanish = fetch(root + "es/questions/remembering/")
         assert status == 200 and "¿Qué forma de estudiar te ayuda más a recordar?" in spanish
+        status, cell = fetch(root + "en/questions/cell-parts/")
+        image = re.search(r'<img alt="A cell with its nucleus" src="([^"]+)" width="4" height="3"', cell)
+        sound = re.search(r'<audio controls preload="none" src="([^"]+)"', cell)
+        assert status == 200 and image and sound
+        for source in (image.group(1), sound.group(1)):  # both load from the served site
+            with urllib.request.urlopen(urllib.parse.urljoin(root + "en/questions/cell-parts/", source), timeout=30) as response:
+                assert response.status == 200 and response.read()
     finally:
         server.shutdown()
+
+
+MP3 = b"ID3\x04\x00\x00\x00\x00\x00\x00" + b"\xff\xfb\x90\x00" * 64
+
+
+def add_a_question_with_an_image_and_audio(content: Path) -> None:
+    """What an author adds next: a question with an image beside it and its audio."""
+    folder = content / "questions/getting-started"
+    (folder / "cell.png").write_bytes(png())
+    (folder / "cell-spoken.mp3").write_bytes(MP3)
+    (folder / "cell-parts.yaml").write_text(
+        "topic: getting-started\n"
+        "answer: A\n"
+        "en:\n"
+        "  question: Which part holds the DNA?\n"
+        "  choices: [The nucleus, The membrane]\n"
+        "  explanation: |\n"
+        "    ![A cell with its nucleus](cell.png)\n\n"
+        "    The nucleus holds the DNA.\n"
+        "  audio: cell-spoken.mp3\n",
+        encoding="utf-8",
+    )
 
 
 def test_the_workflow_installs_a_pinned_studysite_and_uses_only_official_actions_pinned_to_commits(tmp_path):
