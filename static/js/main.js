@@ -119,8 +119,8 @@ function makeContext(strings, main) {
       store.setSchedule(scheduler.plan(Object.fromEntries(ids.filter((id) => attempts[id]).map((id) => [id, attempts[id]]))));
       context.refresh();
     },
-    answer(id, choice, correct) {
-      store.addAttempt(id, choice, correct);
+    answer(id, attempt) {
+      store.addAttempt(id, attempt);
       if (!store.live() && store.problem) say(strings, store.problem); // the answer is not kept: tell it here
       context.refresh();
       return context.schedule(); // this answer, and any an earlier failure left unplanned
@@ -147,7 +147,7 @@ function start() {
   document.addEventListener("studysite:links", () => guarded("markers", context.refresh));
   document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") guarded("markers", context.refresh); });
   document.querySelectorAll("[data-question-page]").forEach((root) => guarded("question", () => {
-    enhanceQuestion(root, { strings, onAnswer: (choice, correct) => guarded("answer", () => context.answer(root.dataset.question, choice, correct)) });
+    enhanceQuestion(root, { strings, onAnswer: (attempt) => guarded("answer", () => context.answer(root.dataset.question, attempt)) });
   }));
   const keys = document.querySelector("[data-keys]");
   if (keys) guarded("keys", () => offerKeys(keys));

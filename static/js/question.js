@@ -63,7 +63,7 @@ export function enhanceQuestion(root, { strings, onAnswer = null, afterAnswer = 
     result.textContent = fill(correct ? strings.right : strings.wrong, { letter });
     result.className = "result " + (correct ? "is-right" : "is-wrong");
     reveal.open = true;
-    if (onAnswer) onAnswer(index, correct);
+    if (onAnswer) onAnswer({ choice: index, correct });
     if (afterAnswer) afterAnswer();
     else { // the result is read out, and Enter (keys.js) goes on to the next question
       result.tabIndex = -1;
