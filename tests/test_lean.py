@@ -23,10 +23,10 @@ export function f() {
 """
 
 
-def test_whole_line_comments_go_and_code_stays():
+def test_whole_line_comments_indentation_and_empty_lines_go_and_code_stays():
     assert (
         lean_script(SCRIPT)
-        == '\nimport { x } from "./x.js";\n\nexport function f() {\n  const url = "https://example.org/"; // after code: kept\n  return x(url) /* kept */ + 1;\n}\n'
+        == 'import { x } from "./x.js";\nexport function f() {\nconst url = "https://example.org/"; // after code: kept\nreturn x(url) /* kept */ + 1;\n}\n'
     )
 
 
@@ -38,6 +38,7 @@ def test_whole_line_comments_go_and_code_stays():
         'const s = "/*";\n// x\n',  # a comment sign in a string
         "/* ends */ f();\n",  # code after a comment's end
         "/* never closed\n",
+        'const s = "a \\\n    b";\n',  # a string continued on the next line
     ],
 )
 def test_a_script_that_could_be_read_two_ways_is_left_whole(script):
@@ -52,7 +53,7 @@ def test_stylesheet_comments_go_and_strings_stay():
 def test_only_scripts_and_stylesheets_are_changed_and_vendored_code_never():
     data = b"/* licence */\nexport const a = 1;\n"
     assert lean("js/a.js", data) == b"export const a = 1;\n"
-    assert lean("offline.mjs", data) == b"export const a = 1;\n"
+    assert lean("offline.mjs", b"  f();\n\n  g();") == b"f();\ng();"
     assert lean("vendor/ts-fsrs/index.mjs", data) == data
     assert lean("favicon.svg", b"<!-- x --><svg/>") == b"<!-- x --><svg/>"
     assert lean("js/latin1.js", b"/* \xe9 */\n") == b"/* \xe9 */\n"

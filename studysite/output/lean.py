@@ -1,14 +1,16 @@
-"""The bytes a reader downloads of a script or stylesheet: its comments left out.
+"""The bytes a reader downloads of a script or stylesheet: its comments and indentation left out.
 
 The sources under static/ are documented at length (each module's header says what it does
 and why); a reader's browser needs none of it, and on a phone every kilobyte counts (a page
 with all it loads stays under 40 KB gzipped). Only what cannot change the meaning goes:
 
 - JavaScript: a comment that starts its line (after indentation): a whole-line `// ...`, or
-  a `/* ... */` whose `*/` ends a line. A comment after code on its line stays (telling it
-  from a string, a regular expression or a URL needs a parser). A file with a template
-  literal that spans lines (a line with an odd number of backticks) is left whole, since a
-  line of it may look like a comment.
+  a `/* ... */` whose `*/` ends a line; the spaces that begin and end a line, and empty
+  lines (every line break stays, so no statement runs into the next). A comment after code
+  on its line stays (telling it from a string, a regular expression or a URL needs a
+  parser). A file with a template literal that spans lines (a line with an odd number of
+  backticks) or a string continued on the next line (a line ending in a backslash) is left
+  whole, since a line of it may look like a comment, and its spaces count.
 - CSS: every comment outside a string.
 
 Vendored code (static/vendor/, with its licence headers) is never changed.
@@ -23,11 +25,12 @@ _CSS_TOKENS = re.compile(r"""("(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')|/\*.*?\*/
 
 
 def lean_script(text: str) -> str:
-    """A script without the comments that fill whole lines, or the script as it is when a
-    line could be read two ways: a template literal over lines, a comment opened after code
-    (or a "/*" in a string) that does not close on its line, code after a comment's end."""
+    """A script without the comments that fill whole lines, nor indentation and empty lines;
+    or the script as it is when a line could be read two ways: a template literal over lines,
+    a string continued on the next line, a comment opened after code (or a "/*" in a string)
+    that does not close on its line, code after a comment's end."""
     lines = text.split("\n")
-    if any(line.count("`") % 2 for line in lines):
+    if any(line.count("`") % 2 or line.endswith("\\") for line in lines):
         return text
     kept: list[str] = []
     index = 0
@@ -44,9 +47,10 @@ def lean_script(text: str) -> str:
             continue
         if "/*" in _CLOSED_COMMENT.sub("", lines[index]):
             return text
-        kept.append(lines[index])
+        if line.strip():
+            kept.append(line.strip())
         index += 1
-    return "\n".join(kept)
+    return "\n".join(kept) + ("\n" if text.endswith("\n") else "")
 
 
 def _comment_end(lines: list[str], start: int) -> int | None:
