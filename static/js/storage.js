@@ -30,8 +30,6 @@ export const MAX_EXAMS = 100;
 const MAX_TIME = Date.UTC(9999, 11, 31);
 const MAX_GIVEN = 200; // characters of a typed answer
 export const DEFAULT_GOAL = 10; // answers a day
-const QUESTION_FIELDS = ["choice", "correct", "given", "shown"];
-const CARD_FIELDS = ["grade"];
 
 /* Version n -> n + 1. 2 added the daily goal and the places practice pages were left at;
    3 answers of every type, flashcards, the goal of each day and exams: the goal until then
@@ -42,17 +40,13 @@ export const MIGRATIONS = {
 };
 
 function firstGoal({ attempts, settings }) {
-  let first = Infinity;
-  for (const list of isObject(attempts) ? Object.values(attempts) : []) {
-    if (Array.isArray(list)) for (const attempt of list) if (isObject(attempt) && validTime(attempt.time)) first = Math.min(first, attempt.time);
-  }
-  return first < Infinity ? { [dayOf(first)]: statedSettings(settings).goal || DEFAULT_GOAL } : {};
+  const times = Object.values(isObject(attempts) ? attempts : {}).flat().map((a) => a && a.time).filter(validTime);
+  return times.length ? { [dayOf(times.reduce((a, b) => Math.min(a, b)))]: statedSettings(settings).goal || DEFAULT_GOAL } : {};
 }
 
 /* "YYYY-MM-DD" of a time, in the reader's own time zone. */
 export function dayOf(time) {
-  const date = new Date(time);
-  return [date.getFullYear(), date.getMonth() + 1, date.getDate()].map((n, i) => String(n).padStart(i ? 2 : 4, "0")).join("-");
+  return new Date(time - new Date(time).getTimezoneOffset() * 60000).toISOString().slice(0, 10);
 }
 
 const map = () => Object.create(null);
@@ -74,20 +68,28 @@ export function validTime(time) {
 
 const small = (n, least = 0) => Number.isInteger(n) && n >= least && n < 26;
 
-function validAttempt(a) {
-  return isObject(a) && typeof a.correct === "boolean" && validTime(a.time) && (a.choice === undefined || small(a.choice)) &&
-    (a.given === undefined || (typeof a.given === "string" ? a.given.length <= MAX_GIVEN : Array.isArray(a.given) && a.given.length <= 26 && a.given.every((n) => small(n, -1)))) &&
-    (a.shown === undefined || a.shown === true);
-}
+/* The fields an attempt (of a question) or a review (of a card) may hold, each with its check. */
+const FIELDS = {
+  correct: (v) => typeof v === "boolean",
+  choice: (v) => small(v),
+  given: (v) => (typeof v === "string" ? v.length <= MAX_GIVEN : Array.isArray(v) && v.length <= 26 && v.every((n) => small(n, -1))),
+  shown: (v) => v === true,
+  grade: (v) => [1, 2, 3, 4].includes(v),
+};
+const ATTEMPT = ["correct", "choice", "given", "shown"];
+const REVIEW = ["grade"];
 
-function validReview(a) {
-  return isObject(a) && [1, 2, 3, 4].includes(a.grade) && validTime(a.time);
-}
-
-/* An entry's own fields (no other key), at a time no later than now. */
-function copy(entry, fields, now = Infinity) {
+/* A clean copy of an entry of these fields (the first one required) at a time no later than
+   now, with no other key; or null when anything is wrong. */
+function entryOf(entry, [first, ...others], now = Infinity) {
+  if (!isObject(entry) || !validTime(entry.time) || entry[first] === undefined) return null;
   const kept = { time: Math.min(entry.time, now) };
-  for (const field of fields) if (entry[field] !== undefined) kept[field] = Array.isArray(entry[field]) ? [...entry[field]] : entry[field];
+  for (const field of [first, ...others]) {
+    const value = entry[field];
+    if (value === undefined) continue;
+    if (!FIELDS[field](value)) return null;
+    kept[field] = Array.isArray(value) ? [...value] : value;
+  }
   return kept;
 }
 
@@ -118,14 +120,14 @@ const keysOf = (obj, pattern = ID) => (isObject(obj) ? Object.keys(obj).filter((
 /* Attempts and their schedule (the questions', or the cards'), clean. An attempt after now
    (a clock that was ahead) is taken as now, and its plan made again, so that an answer from
    the future neither stays the last one nor keeps its question from review for years. */
-function cleanDeck(deck, valid, fields, pattern, now) {
+function cleanDeck(deck, fields, pattern, now) {
   const kept = { attempts: map(), schedule: map() };
   const { attempts, schedule } = isObject(deck) ? deck : {};
   const ahead = new Set();
   for (const id of keysOf(attempts, pattern)) {
-    const list = Array.isArray(attempts[id]) ? attempts[id].filter(valid) : [];
+    const list = Array.isArray(attempts[id]) ? attempts[id].filter((a) => entryOf(a, fields)) : [];
     if (list.some((a) => a.time > now)) ahead.add(id);
-    if (list.length) kept.attempts[id] = list.map((a) => copy(a, fields, now)).sort((a, b) => a.time - b.time).slice(-MAX_ATTEMPTS);
+    if (list.length) kept.attempts[id] = list.map((a) => entryOf(a, fields, now)).sort((a, b) => a.time - b.time).slice(-MAX_ATTEMPTS);
   }
   for (const id of keysOf(schedule, pattern)) {
     const { due, count } = schedule[id] || {};
@@ -134,21 +136,26 @@ function cleanDeck(deck, valid, fields, pattern, now) {
   return kept;
 }
 
+/* An exam whole, or null: its questions (once each), its minutes, its answers to them. */
 function cleanExam(exam, now) {
-  if (!isObject(exam) || !validTime(exam.started) || !Number.isInteger(exam.minutes) || exam.minutes < 1 || exam.minutes > 600) return null;
-  const order = Array.isArray(exam.order) ? exam.order : [];
-  if (!order.length || order.length > 500 || new Set(order.filter((id) => ID.test(id))).size !== order.length) return null;
-  const kept = { started: Math.min(exam.started, now), minutes: exam.minutes, order: [...order], answers: map() };
-  for (const id of keysOf(exam.answers)) if (order.includes(id) && validAttempt(exam.answers[id])) kept.answers[id] = copy(exam.answers[id], QUESTION_FIELDS, now);
-  if (exam.ended === undefined) return kept;
-  return validTime(exam.ended) ? { ...kept, ended: Math.min(Math.max(exam.ended, kept.started), now) } : null;
+  const { started, minutes, order, answers, ended } = isObject(exam) ? exam : {};
+  const ids = Array.isArray(order) ? order.filter((id) => ID.test(id)) : [];
+  if (!validTime(started) || !Number.isInteger(minutes) || minutes < 1 || minutes > 600 || !ids.length || new Set(ids).size !== order.length) return null;
+  if (ended !== undefined && !validTime(ended)) return null;
+  const kept = { started: Math.min(started, now), minutes, order: ids, answers: map() };
+  for (const id of keysOf(answers)) {
+    const answer = ids.includes(id) && entryOf(answers[id], ATTEMPT, now);
+    if (answer) kept.answers[id] = answer;
+  }
+  if (ended !== undefined) kept.ended = Math.min(Math.max(ended, kept.started), now);
+  return kept;
 }
 
 /* A clean record from untrusted data: bad entries are left out. */
 export function sanitise(data, now = Date.now()) {
   const record = emptyRecord();
-  Object.assign(record, cleanDeck(data, validAttempt, QUESTION_FIELDS, ID, now));
-  record.cards = cleanDeck(data.cards, validReview, CARD_FIELDS, CARD, now);
+  Object.assign(record, cleanDeck(data, ATTEMPT, ID, now));
+  record.cards = cleanDeck(data.cards, REVIEW, CARD, now);
   Object.assign(record.settings, statedSettings(data.settings));
   for (const day of keysOf(data.goals, DAY)) if (validGoal(data.goals[day])) record.goals[day] = data.goals[day];
   for (const id of keysOf(data.places)) {
@@ -245,11 +252,11 @@ export class Store {
 
   /* An answer ({correct, choice or given, shown}) to a question; one of another shape is not kept. */
   addAttempt(id, attempt, time = Date.now()) {
-    const entry = { ...attempt, time };
-    if (!ID.test(id) || !validAttempt(entry)) return;
+    const entry = entryOf({ ...attempt, time }, ATTEMPT);
+    if (!ID.test(id) || !entry) return;
     this.update((record) => {
       const list = record.attempts[id] || (record.attempts[id] = []);
-      list.push(copy(entry, QUESTION_FIELDS));
+      list.push(entry);
       if (list.length > MAX_ATTEMPTS) list.splice(0, list.length - MAX_ATTEMPTS);
     });
   }
