@@ -21,35 +21,13 @@ export function secondClick(event) {
   return event.detail > 1;
 }
 
-/* Words in the page language's list: "A, B and C". */
-export function listed(words) {
-  return new Intl.ListFormat(document.documentElement.lang).format(words);
-}
-
-/* An element with its class and text. */
-export function make(tag, className = "", text = "") {
-  const element = document.createElement(tag);
-  element.className = className;
-  element.textContent = text;
-  return element;
-}
-
 /* What a part of the answer was, in words (a mark, data-mark: reset takes it away). */
 export function markLabel(text) {
-  const label = make("span", "mark", text);
+  const label = document.createElement("span");
+  label.className = "mark";
   label.dataset.mark = "";
+  label.textContent = text;
   return label;
-}
-
-/* The Check button, in a line after the controls (of the types whose answer is composed). */
-export function checkButton(after, strings, check) {
-  const line = make("p", "check-line");
-  const button = make("button", "check", strings.check);
-  button.type = "button";
-  button.addEventListener("click", check);
-  line.append(button);
-  after.after(line);
-  return button;
 }
 
 const TYPE = /^[a-z]+(?:-[a-z]+)*$/;

@@ -4,7 +4,8 @@
    it was (a right one missed among them), and the result names the right ones missed and
    the wrong ones picked. The choices: questions/choices.js. */
 
-import { fill, listed, checkButton } from "../question.js";
+import { fill } from "../question.js";
+import { listed, checkButton } from "./parts.js";
 import { makeChoices } from "./choices.js";
 
 /* Right when the picks are every right choice and no wrong one. */
@@ -37,7 +38,7 @@ export function start({ root, rule, strings, answer }) {
     press(index, false);
     button.addEventListener("keydown", (event) => { if (event.key === "Enter") { event.preventDefault(); check(); } });
   });
-  const checker = checkButton(choices.list, strings, check);
+  const checker = checkButton(root, check);
 
   function check() { // with nothing picked there is no answer yet: the result says what to do
     if (done) return;

@@ -76,7 +76,7 @@ export function start(question) {
   const { root, rule, strings } = question;
   const body = root.querySelector("[data-numeric]");
   const shown = root.querySelector(".reveal [data-judge] > span"); // the answer with its unit, as the page writes it
-  return startField(question, body, (text) => {
+  return startField(question, (text) => {
     if (readNumber(text, rule.decimal) === null) return fill(body.dataset.textNumber, { example: `12${rule.decimal}5` });
     const correct = judge(rule, text);
     return [{ correct, given: text }, fill(correct ? strings.rightIs : strings.wrongIs, { answer: shown.textContent.trim() })];

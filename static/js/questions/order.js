@@ -1,10 +1,12 @@
-/* order: put the items in their order. Each item gets Move up and Move down buttons, named
-   with the item; on them the arrow keys move it too, the focus going with it, and a live
-   line says where it went (never drag only). Check answers: right when every item is in its
-   place (its data-position is its place in the right order; data-judge {"items": n}); each
-   item says whether it is in its place, and the result names those that are not. */
+/* order: put the items in their order. Each item's Move up and Move down buttons (in the
+   page, named with the item: templates/questions/order.html) are shown; on them the arrow
+   keys move it too, the focus going with it, and a live line says where it went (never
+   drag only). Check answers: right when every item is in its place (its data-position is
+   its place in the right order; data-judge {"items": n}); each item then says whether it
+   is in its place, and the result names those that are not. */
 
-import { fill, make, markLabel, checkButton, listed } from "../question.js";
+import { fill, markLabel } from "../question.js";
+import { make, checkButton, listed } from "./parts.js";
 
 export function judge(rule, given) {
   return Array.isArray(given) && given.length === rule.items && given.every((position, place) => position === place);
@@ -15,37 +17,30 @@ export function outOfPlace(given) {
   return given.flatMap((position, place) => (position === place ? [] : [place]));
 }
 
-export function start({ root, rule, strings, answer }) {
+export function start({ root, rule, answer }) {
   const list = root.querySelector("[data-order]");
   const words = list.dataset;
   const shuffled = Array.from(list.children); // the build's order, which reset puts back
   const status = make("p", "visually-hidden");
   const format = new Intl.NumberFormat(document.documentElement.lang).format;
   const nameOf = (item) => item.querySelector(".item-text").textContent.trim();
+  const buttons = Array.from(list.querySelectorAll(".move"));
   let done = false;
   status.setAttribute("role", "status");
-
-  shuffled.forEach((item) => {
-    const moves = make("span", "moves");
-    for (const [step, glyph, name] of [[-1, "↑", words.textUp], [1, "↓", words.textDown]]) {
-      const button = make("button", "move", glyph);
-      button.type = "button";
-      button.dataset.step = step;
-      button.setAttribute("aria-label", fill(name, { item: nameOf(item) }));
-      button.addEventListener("click", () => move(item, step, button));
-      button.addEventListener("keydown", (event) => {
-        const arrow = { ArrowUp: -1, ArrowDown: 1 }[event.key];
-        if (!arrow) return;
-        event.preventDefault();
-        move(item, arrow, item.querySelector(`[data-step="${arrow}"]`));
-      });
-      moves.append(button);
-    }
-    item.append(moves);
-  });
-  list.classList.add("is-answerable");
   list.after(status);
-  const check = checkButton(status, strings, finish);
+  list.classList.add("is-answerable");
+  for (const button of buttons) {
+    const item = button.closest("li");
+    button.parentElement.hidden = false;
+    button.addEventListener("click", () => move(item, Number(button.dataset.step), button));
+    button.addEventListener("keydown", (event) => {
+      const step = { ArrowUp: -1, ArrowDown: 1 }[event.key];
+      if (!step) return;
+      event.preventDefault();
+      move(item, step, item.querySelector(`[data-step="${step}"]`));
+    });
+  }
+  const check = checkButton(root, finish);
   refresh();
 
   /* The neighbour moves round the item, so the item (and the focus in it) stays in the page. */
@@ -59,16 +54,18 @@ export function start({ root, rule, strings, answer }) {
     status.textContent = fill(words.textMoved, { item: nameOf(item), number: format(to + 1), total: format(items.length) });
   }
 
+  /* A button that would move its item past an end is off (and so is every one once answered). */
   function refresh() {
-    const items = Array.from(list.children);
-    items.forEach((item, place) => item.querySelectorAll(".move").forEach((button) => {
-      button.disabled = done || place + Number(button.dataset.step) < 0 || place + Number(button.dataset.step) >= items.length;
-    }));
+    const last = list.children.length - 1;
+    for (const button of buttons) {
+      const to = Array.prototype.indexOf.call(list.children, button.closest("li")) + Number(button.dataset.step);
+      button.disabled = done || to < 0 || to > last;
+    }
   }
 
   function finish() {
     if (done) return;
-    done = true;
+    done = check.disabled = true;
     const items = Array.from(list.children);
     const given = items.map((item) => Number(item.dataset.position));
     const wrong = outOfPlace(given);
@@ -78,7 +75,6 @@ export function start({ root, rule, strings, answer }) {
       item.append(markLabel(right ? words.textIn : fill(words.textOut, { number: format(given[place] + 1) })));
     });
     refresh();
-    check.disabled = true;
     status.textContent = "";
     const correct = judge(rule, given);
     answer({ correct, given }, correct ? words.textRight : fill(words.textWrong, { items: listed(wrong.map((place) => nameOf(items[place]))) }));
@@ -87,11 +83,10 @@ export function start({ root, rule, strings, answer }) {
   return {
     key: () => false,
     reset() {
-      done = false;
+      done = check.disabled = false;
       list.append(...shuffled);
       shuffled.forEach((item) => item.classList.remove("is-chosen-right", "is-chosen-wrong"));
       list.querySelectorAll("[data-mark]").forEach((label) => label.remove());
-      check.disabled = false;
       status.textContent = "";
       refresh();
     },

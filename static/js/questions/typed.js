@@ -32,7 +32,7 @@ export function judge(rule, given) {
 export function start(question) {
   const body = question.root.querySelector("[data-typed]");
   const words = body.dataset;
-  return startField(question, body, (text) => {
+  return startField(question, (text) => {
     if (!text) return words.textEmpty;
     const accepted = acceptedAs(question.rule, text);
     const sentence = accepted === null ? fill(words.textWrong, { answer: question.rule.accept[0] }) : fill(words.textRight, { answer: accepted });
