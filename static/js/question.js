@@ -3,7 +3,8 @@
    before answering), loads the type's module by the root's data-type, questions/<type>.js
    (the file name is the dispatch: a new type needs its module and nothing here), and does
    for every type: the result in words, the reveal opened after the answer, the attempt
-   handed on (onAnswer) and the focus after it.
+   handed on (onAnswer), honest grading (an answer given after the reveal was opened is a
+   miss, and the result says so) and the focus after it.
 
    A type's module exports judge(rule, given), pure (rule: data-judge's JSON), and
    start(question) -> {reset(), key(key) -> handled}; question is {root, rule, strings,
@@ -46,15 +47,19 @@ export function enhanceQuestion(root, { strings, onAnswer = null, afterAnswer = 
   if (!rule || !result || !TYPE.test(type)) return null;
   let part = null;
   let answered = false;
+  let shown = reveal.open; // the answer seen before it was given
+  reveal.addEventListener("toggle", () => { if (reveal.open && !answered) shown = true; });
   reveal.querySelector("summary").setAttribute("aria-keyshortcuts", "R");
 
   function answer(attempt, sentence, details = []) {
     if (answered) return;
     answered = true;
-    result.textContent = [sentence, ...details].join(" ");
+    const words = [sentence, ...details];
+    if (shown) words.push(strings.shown);
+    result.textContent = words.join(" ");
     result.className = "result " + (attempt.correct ? "is-right" : "is-wrong");
     reveal.open = true;
-    if (onAnswer) onAnswer(attempt);
+    if (onAnswer) onAnswer(shown ? { ...attempt, correct: false, shown } : attempt);
     if (afterAnswer) afterAnswer();
     else { // the result is read out, and Enter (keys.js) goes on to the next question
       result.tabIndex = -1;
@@ -67,7 +72,7 @@ export function enhanceQuestion(root, { strings, onAnswer = null, afterAnswer = 
     get answered() { return answered; },
     key: (key) => Boolean(part && !answered && part.key(key)),
     reset() {
-      answered = false;
+      answered = shown = false;
       result.textContent = "";
       result.className = "result";
       reveal.open = false;
