@@ -75,11 +75,12 @@ function showBadge(count, strings, format) {
   });
 }
 
-/* keys.js loads on the first key or use of the help button. */
+/* keys.js loads on the first key or use of the help button; not for what is typed in a
+   field (an answer written), which it leaves alone. */
 function offerKeys(help) {
   const keys = once(() => import("./keys.js"));
   const load = (use) => keys().then(use).catch((error) => console.warn("studysite keys:", error));
-  document.addEventListener("keydown", (event) => load((m) => m.onKey(event)));
+  document.addEventListener("keydown", (event) => { if (!event.target.closest("input, textarea, select")) load((m) => m.onKey(event)); });
   help.querySelector("[data-keys-toggle]").addEventListener("click", () => load((m) => m.toggleHelp(help)));
   help.hidden = false;
 }
