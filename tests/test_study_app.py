@@ -571,7 +571,7 @@ def test_a_version_1_record_keeps_its_progress(phone, site_url):
     page.locator(".choices li").first.locator("button").tap()
     wait_scheduled(page, "kv-cache")
     record = stored(page)
-    assert record["version"] == 2
+    assert record["version"] == 3
     assert record["attempts"]["all-reduce"] == old["attempts"]["all-reduce"]
     assert record["settings"] == {"shuffle": True, "goal": 10}
     assert "all-reduce" in record["schedule"], "the old answer is scheduled too"

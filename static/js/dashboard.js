@@ -69,7 +69,7 @@ export function start(context) {
     const valid = input.checkValidity(); // a whole number from 1 to 500 (home.html)
     input.setAttribute("aria-invalid", String(!valid));
     if (!valid) return input.reportValidity(); // the browser says why, in its words; the goal stays as it was
-    context.store.setSetting("goal", Number(input.value));
+    context.store.setGoal(Number(input.value));
     context.refresh();
   });
   context.onRefresh.push((record) => show(body, record, context.format));

@@ -1,20 +1,18 @@
-/* Keyboard shortcuts where questions are answered: 1-9 or A-H answer, Enter or N go on, R
-   shows or hides the answer, ? the list of keys. Keys typed in a field, with a modifier,
-   or Enter on a control are left alone. Loaded on the first key or use of the help button
-   (main.js); question.js gives the controls their aria-keyshortcuts. Markup: macros.html
-   keyboard_help. */
+/* Keyboard shortcuts where questions are answered: R shows or hides the answer, Enter or N
+   go on, ? the list of keys; the question's own keys go to its type's module (questions/:
+   1-9 or A-H choose, or toggle and Enter checks). Keys typed in a field, with a modifier,
+   or Enter on a control are left alone. The list shows the rows of the question in view
+   (its data-type's, [data-keys-for]) and those of every question. Loaded on the first key or
+   use of the help button (main.js). Markup: macros.html keyboard_help. */
+
+import { controllerOf } from "./question.js";
 
 const TYPING = "input, textarea, select, [contenteditable]:not([contenteditable=false])";
 const CONTROL = "a[href], button, summary, input, select, textarea";
 
 /* The question in view: the one question of a question page, or the practice or review one shown. */
 function current() {
-  return Array.from(document.querySelectorAll(".question[data-question]")).find((q) => q.querySelector(".choice-button") && !q.closest("[hidden]"));
-}
-
-function choiceIndex(key) {
-  if (/^[1-9]$/.test(key)) return Number(key) - 1;
-  return /^[a-h]$/i.test(key) ? key.toLowerCase().charCodeAt(0) - 97 : -1;
+  return Array.from(document.querySelectorAll(".question[data-question]")).find((q) => controllerOf(q) && !q.closest("[hidden]"));
 }
 
 /* The way on: a practice or review item's Next button once shown, else the page's next question. */
@@ -25,45 +23,59 @@ function nextControl(question) {
 }
 
 export function act(key, target) {
-  const question = current();
+  const root = current();
   const help = document.querySelector("[data-keys]");
   if (key === "?") return toggleHelp(help, true);
-  if (!question) return false;
-  const index = choiceIndex(key);
-  const buttons = question.querySelectorAll(".choice-button");
-  if (index >= 0) {
-    if (index >= buttons.length || buttons[index].disabled) return false;
-    buttons[index].click();
-    return true;
-  }
+  if (!root || (key === "Enter" && target.closest(CONTROL))) return false;
   if (key === "r" || key === "R") {
-    const reveal = question.querySelector("details.reveal");
+    const reveal = root.querySelector("details.reveal");
     reveal.open = !reveal.open;
     reveal.querySelector("summary").focus();
     const status = help.querySelector("[data-keys-status]");
     status.textContent = reveal.open ? status.dataset.shown : status.dataset.hidden;
     return true;
   }
-  const next = nextControl(question);
-  if (next && (key === "n" || key === "N" || (key === "Enter" && !target.closest(CONTROL)))) {
+  if (controllerOf(root).key(key)) return true;
+  const next = nextControl(root);
+  if (next && (key === "n" || key === "N" || key === "Enter")) {
     next.click();
     return true;
   }
   return false;
 }
 
+/* The rows that say what works for the question in view. */
+function showRows(help) {
+  const root = current();
+  help.querySelectorAll("[data-keys-for]").forEach((row) => { row.hidden = !root || row.dataset.keysFor !== root.dataset.type; });
+}
+
 /* Show or hide the list; from the ? key, also read it out (focus stays where it was). */
 export function toggleHelp(help, say = false) {
   const toggle = help.querySelector("[data-keys-toggle]");
   const panel = help.querySelector("[data-keys-panel]");
+  showRows(help);
   panel.hidden = !panel.hidden;
   toggle.setAttribute("aria-expanded", String(!panel.hidden));
-  if (say) help.querySelector("[data-keys-status]").textContent = panel.hidden ? "" : panel.textContent.replace(/\s+/g, " ").trim();
+  if (say) help.querySelector("[data-keys-status]").textContent = panel.hidden ? "" : panel.innerText.replace(/\s+/g, " ").trim();
   return true;
 }
 
-/* A key pressed anywhere on the page (main.js loads this module on the first one). */
+/* After a click (Next brings another question), the rows follow the question in view. */
+document.addEventListener("click", () => {
+  const help = document.querySelector("[data-keys]");
+  if (help) showRows(help);
+});
+
+/* A key pressed anywhere on the page (main.js loads this module on the first one): acted
+   on once the question in view has its type's module. */
 export function onKey(event) {
   if (event.defaultPrevented || event.ctrlKey || event.altKey || event.metaKey || event.target.closest(TYPING)) return;
-  act(event.key, event.target);
+  const root = current();
+  const ready = root ? controllerOf(root).ready : Promise.resolve();
+  ready.then(() => {
+    act(event.key, event.target);
+    const help = document.querySelector("[data-keys]");
+    if (help) showRows(help);
+  });
 }

@@ -75,11 +75,12 @@ function showBadge(count, strings, format) {
   });
 }
 
-/* keys.js loads on the first key or use of the help button. */
+/* keys.js loads on the first key or use of the help button; not for what is typed in a
+   field (an answer written), which it leaves alone. */
 function offerKeys(help) {
   const keys = once(() => import("./keys.js"));
   const load = (use) => keys().then(use).catch((error) => console.warn("studysite keys:", error));
-  document.addEventListener("keydown", (event) => load((m) => m.onKey(event)));
+  document.addEventListener("keydown", (event) => { if (!event.target.closest("input, textarea, select")) load((m) => m.onKey(event)); });
   help.querySelector("[data-keys-toggle]").addEventListener("click", () => load((m) => m.toggleHelp(help)));
   help.hidden = false;
 }
@@ -119,8 +120,8 @@ function makeContext(strings, main) {
       store.setSchedule(scheduler.plan(Object.fromEntries(ids.filter((id) => attempts[id]).map((id) => [id, attempts[id]]))));
       context.refresh();
     },
-    answer(id, choice, correct) {
-      store.addAttempt(id, choice, correct);
+    answer(id, attempt) {
+      store.addAttempt(id, attempt);
       if (!store.live() && store.problem) say(strings, store.problem); // the answer is not kept: tell it here
       context.refresh();
       return context.schedule(); // this answer, and any an earlier failure left unplanned
@@ -147,7 +148,7 @@ function start() {
   document.addEventListener("studysite:links", () => guarded("markers", context.refresh));
   document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") guarded("markers", context.refresh); });
   document.querySelectorAll("[data-question-page]").forEach((root) => guarded("question", () => {
-    enhanceQuestion(root, { strings, onAnswer: (choice, correct) => guarded("answer", () => context.answer(root.dataset.question, choice, correct)) });
+    enhanceQuestion(root, { strings, onAnswer: (attempt) => guarded("answer", () => context.answer(root.dataset.question, attempt)) });
   }));
   const keys = document.querySelector("[data-keys]");
   if (keys) guarded("keys", () => offerKeys(keys));

@@ -63,7 +63,7 @@ export class Session {
     const next = item.querySelector("[data-next]");
     const question = enhanceQuestion(item.querySelector(".question[data-question]"), {
       strings: this.context.strings,
-      onAnswer: (choice, correct) => this.answered(id, choice, correct),
+      onAnswer: (attempt) => this.answered(id, attempt),
       afterAnswer: () => {
         next.hidden = false;
         next.focus({ preventScroll: true });
@@ -137,9 +137,9 @@ export class Session {
     this.onPlace(kept ? { order: this.order, position, missed: this.missed, time: Date.now() } : null);
   }
 
-  answered(id, choice, correct) {
-    if (!correct) this.missed.push(id);
-    this.context.answer(id, choice, correct).catch((error) => console.warn("studysite: not scheduled", error));
+  answered(id, attempt) {
+    if (!attempt.correct) this.missed.push(id);
+    this.context.answer(id, attempt).catch((error) => console.warn("studysite: not scheduled", error));
     this.progress.value = this.position + 1;
     this.progressLabel.textContent = fill(this.text.textProgress, { number: this.context.format(this.position + 1), total: this.context.format(this.order.length) });
     this.tell(this.position + 1);

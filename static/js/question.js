@@ -1,7 +1,15 @@
-/* A question answerable in place: its choices become buttons; choosing one marks it and
-   the right one in words (not colour alone), announces the result and opens the
-   explanation. The answer is read from the reveal's [data-answer], the only place it is
-   before answering. Markup: templates/macros.html. */
+/* A question answerable in place, of any type. This core finds what every type has (the
+   result, role=status; the reveal, whose [data-judge] is the only place the answer is
+   before answering), loads the type's module by the root's data-type, questions/<type>.js
+   (the file name is the dispatch: a new type needs its module and nothing here), and does
+   for every type: the result in words, the reveal opened after the answer, the attempt
+   handed on (onAnswer), honest grading (an answer given after the reveal was opened is a
+   miss, and the result says so) and the focus after it.
+
+   A type's module exports judge(rule, given), pure (rule: data-judge's JSON), and
+   start(question) -> {reset(), key(key) -> handled}; question is {root, rule, strings,
+   answer(attempt, sentence, details)}, attempt {correct, choice or given}. Markup:
+   templates/questions/<type>.html. */
 
 export function fill(template, values) {
   return template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
@@ -10,60 +18,48 @@ export function fill(template, values) {
 /* The second click of a double click or tap (the browser counts them in detail): its first
    went to what was in this place before, Next or Start again, which put this question there,
    so it answers nothing. A key or button.click() counts 0. */
-function secondClick(event) {
+export function secondClick(event) {
   return event.detail > 1;
 }
 
-export function enhanceQuestion(root, { strings, onAnswer = null, afterAnswer = null }) {
-  const list = root.querySelector("[data-choices]");
-  const reveal = root.querySelector("details.reveal");
-  const answerData = reveal && reveal.querySelector("[data-answer]");
-  const result = root.querySelector("[data-result]");
-  if (!list || !answerData || !result) return null;
-  const prefix = "q-" + root.dataset.question;
-  const items = Array.from(list.children);
-  let answered = false;
+/* What a part of the answer was, in words (a mark, data-mark: reset takes it away). */
+export function markLabel(text) {
+  const label = document.createElement("span");
+  label.className = "mark";
+  label.dataset.mark = "";
+  label.textContent = text;
+  return label;
+}
 
-  const buttons = items.map((item, index) => {
-    const text = item.querySelector(".choice-text");
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "choice-button";
-    button.id = `${prefix}-choice-${index}`;
-    text.id = `${prefix}-text-${index}`;
-    button.append(item.querySelector(".letter"));
-    button.setAttribute("aria-labelledby", `${button.id} ${text.id}`);
-    if (index < 8) button.setAttribute("aria-keyshortcuts", `${index + 1} ${"ABCDEFGH"[index]}`); // keys.js
-    item.prepend(button);
-    button.addEventListener("click", (event) => { if (!secondClick(event)) choose(index); });
-    item.addEventListener("click", (event) => { if (!event.target.closest("a, button") && !secondClick(event)) button.click(); });
-    return button;
-  });
-  list.classList.add("is-answerable");
+const TYPE = /^[a-z]+(?:-[a-z]+)*$/;
+const started = new WeakMap();
+
+/* The component of a question root that enhanceQuestion started (keys.js finds it so). */
+export function controllerOf(root) {
+  return started.get(root);
+}
+
+export function enhanceQuestion(root, { strings, onAnswer = null, afterAnswer = null }) {
+  const reveal = root.querySelector("details.reveal");
+  const rule = reveal && reveal.querySelector("[data-judge]");
+  const result = root.querySelector("[data-result]");
+  const type = root.dataset.type || "single";
+  if (!rule || !result || !TYPE.test(type)) return null;
+  let part = null;
+  let answered = false;
+  let shown = reveal.open; // the answer seen before it was given
+  reveal.addEventListener("toggle", () => { if (reveal.open && !answered) shown = true; });
   reveal.querySelector("summary").setAttribute("aria-keyshortcuts", "R");
 
-  function mark(item, kind) {
-    item.classList.add("is-" + kind);
-    const label = document.createElement("span");
-    label.className = "mark";
-    label.dataset.mark = "";
-    label.textContent = strings.marks[kind];
-    item.append(label);
-  }
-
-  function choose(index) {
+  function answer(attempt, sentence, details = []) {
     if (answered) return;
     answered = true;
-    const answer = Number(answerData.dataset.answer);
-    const correct = index === answer;
-    const letter = items[answer].querySelector(".letter").textContent;
-    if (correct) mark(items[index], "chosen-right");
-    else { mark(items[index], "chosen-wrong"); mark(items[answer], "correct"); }
-    buttons.forEach((button) => { button.disabled = true; });
-    result.textContent = fill(correct ? strings.right : strings.wrong, { letter });
-    result.className = "result " + (correct ? "is-right" : "is-wrong");
+    const words = [sentence, ...details];
+    if (shown) words.push(strings.shown);
+    result.textContent = words.join(" ");
+    result.className = "result " + (attempt.correct ? "is-right" : "is-wrong");
     reveal.open = true;
-    if (onAnswer) onAnswer(index, correct);
+    if (onAnswer) onAnswer(shown ? { ...attempt, correct: false, shown } : attempt);
     if (afterAnswer) afterAnswer();
     else { // the result is read out, and Enter (keys.js) goes on to the next question
       result.tabIndex = -1;
@@ -71,15 +67,21 @@ export function enhanceQuestion(root, { strings, onAnswer = null, afterAnswer = 
     }
   }
 
-  function reset() {
-    answered = false;
-    items.forEach((item) => item.classList.remove("is-chosen-right", "is-chosen-wrong", "is-correct"));
-    root.querySelectorAll("[data-mark]").forEach((label) => label.remove());
-    buttons.forEach((button) => { button.disabled = false; });
-    result.textContent = "";
-    result.className = "result";
-    reveal.open = false;
-  }
-
-  return { reset, get answered() { return answered; } };
+  const question = {
+    type,
+    get answered() { return answered; },
+    key: (key) => Boolean(part && !answered && part.key(key)),
+    reset() {
+      answered = shown = false;
+      result.textContent = "";
+      result.className = "result";
+      reveal.open = false;
+      if (part) part.reset();
+    },
+  };
+  question.ready = import(`./questions/${type}.js`)
+    .then((module) => { part = module.start({ root, rule: JSON.parse(rule.dataset.judge), strings, answer }); })
+    .catch((error) => console.warn(`studysite ${type}:`, error));
+  started.set(root, question);
+  return question;
 }

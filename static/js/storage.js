@@ -2,20 +2,60 @@
    per site (keyed by its base path), versioned, validated entry by entry and migrated when
    read. Times are whole milliseconds that round-trip through Date (up to the year 9999).
    When storage is off, full, unreadable or newer, the store works in memory and says why
-   in `problem`; it never overwrites what it could not read. Import and export: keeping.js. */
+   in `problem`; it never overwrites what it could not read. Import and export: keeping.js.
+
+   Version 3 holds:
+   - attempts {question id: [{correct, time, choice?, given?, shown?}]}, oldest first, of any
+     type: choice is the index picked (single, true-false), given another type's answer (a
+     text, or small numbers: the picks, an order, the pairs); shown marks an answer given
+     after the reveal was opened, which counts as wrong (correct is false);
+   - schedule {question id: {due, count}}: the FSRS plan made after count attempts;
+   - cards {attempts: {card: [{grade 1-4, time}]}, schedule: {card: {due, count}}}: the
+     flashcards, under keys of their own (a term's id, then ":" and the side shown first), so
+     a term and a question may share an id;
+   - settings {shuffle, goal}, and goals {"YYYY-MM-DD": goal}: the daily goal set on that
+     day, in force until the next (the days before the first take the first), so a goal
+     changed today never rewrites past days;
+   - places {topic: {order, position, missed, time}}: where practice was left;
+   - exams [{started, minutes, order, answers: {question id: attempt}, ended?}]: the exams
+     kept (the last MAX_EXAMS), oldest first. */
 
 export const FORMAT = "studysite-progress";
-export const VERSION = 2;
+export const VERSION = 3;
 const ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-export const MAX_ATTEMPTS = 200; // per question, the oldest dropped first
+const CARD = /^[a-z0-9]+(?:-[a-z0-9]+)*(?::[a-z]+)?$/;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+export const MAX_ATTEMPTS = 200; // per question or card, the oldest dropped first
+export const MAX_EXAMS = 100;
 const MAX_TIME = Date.UTC(9999, 11, 31);
+const MAX_GIVEN = 200; // characters of a typed answer
 export const DEFAULT_GOAL = 10; // answers a day
 
-/* Version n -> n + 1; 2 added the daily goal and the places practice pages were left at. */
-export const MIGRATIONS = { 1: (data) => ({ ...data, version: 2, places: {} }) };
+/* Version n -> n + 1. 2 added the daily goal and the places practice pages were left at;
+   3 answers of every type, flashcards, the goal of each day and exams: the goal until then
+   is kept as the goal since the first answer, so the days already past keep theirs. */
+export const MIGRATIONS = {
+  1: (data) => ({ ...data, version: 2, places: {} }),
+  2: (data) => ({ ...data, version: 3, goals: firstGoal(data) }),
+};
+
+function firstGoal({ attempts, settings }) {
+  const times = Object.values(isObject(attempts) ? attempts : {}).flat().map((a) => a && a.time).filter(validTime);
+  return times.length ? { [dayOf(times.reduce((a, b) => Math.min(a, b)))]: statedSettings(settings).goal || DEFAULT_GOAL } : {};
+}
+
+/* "YYYY-MM-DD" of a time, in the reader's own time zone. */
+export function dayOf(time) {
+  return new Date(time - new Date(time).getTimezoneOffset() * 60000).toISOString().slice(0, 10);
+}
+
+const map = () => Object.create(null);
 
 export function emptyRecord() {
-  return { format: FORMAT, version: VERSION, attempts: Object.create(null), settings: { shuffle: false, goal: DEFAULT_GOAL }, schedule: Object.create(null), places: Object.create(null) };
+  return {
+    format: FORMAT, version: VERSION, attempts: map(), schedule: map(), cards: { attempts: map(), schedule: map() },
+    settings: { shuffle: false, goal: DEFAULT_GOAL }, goals: map(), places: map(), exams: [],
+  };
 }
 
 function isObject(value) {
@@ -26,14 +66,38 @@ export function validTime(time) {
   return Number.isInteger(time) && time > 0 && time <= MAX_TIME && new Date(time).getTime() === time;
 }
 
-function validAttempt(a) {
-  return isObject(a) && Number.isInteger(a.choice) && a.choice >= 0 && a.choice < 26 &&
-    typeof a.correct === "boolean" && validTime(a.time);
+const small = (n, least = 0) => Number.isInteger(n) && n >= least && n < 26;
+
+/* The fields an attempt (of a question) or a review (of a card) may hold, each with its check. */
+const FIELDS = {
+  correct: (v) => typeof v === "boolean",
+  choice: (v) => small(v),
+  given: (v) => (typeof v === "string" ? v.length <= MAX_GIVEN : Array.isArray(v) && v.length <= 26 && v.every((n) => small(n, -1))),
+  shown: (v) => v === true,
+  grade: (v) => [1, 2, 3, 4].includes(v),
+};
+const ATTEMPT = ["correct", "choice", "given", "shown"];
+const REVIEW = ["grade"];
+
+/* A clean copy of an entry of these fields (the first one required) at a time no later than
+   now, with no other key; or null when anything is wrong. */
+function entryOf(entry, [first, ...others], now = Infinity) {
+  if (!isObject(entry) || !validTime(entry.time) || entry[first] === undefined) return null;
+  const kept = { time: Math.min(entry.time, now) };
+  for (const field of [first, ...others]) {
+    const value = entry[field];
+    if (value === undefined) continue;
+    if (!FIELDS[field](value)) return null;
+    kept[field] = Array.isArray(value) ? [...value] : value;
+  }
+  return kept;
 }
 
 export function validEntry(entry) {
   return isObject(entry) && validTime(entry.due) && Number.isInteger(entry.count) && entry.count > 0;
 }
+
+const validGoal = (goal) => Number.isInteger(goal) && goal > 0 && goal <= 500;
 
 function validPlace({ order, position, missed, time } = {}) {
   if (!Array.isArray(order) || !Array.isArray(missed)) return false;
@@ -47,31 +111,58 @@ export function statedSettings(settings) {
   const stated = {};
   if (!isObject(settings)) return stated;
   if (typeof settings.shuffle === "boolean") stated.shuffle = settings.shuffle;
-  if (Number.isInteger(settings.goal) && settings.goal > 0 && settings.goal <= 500) stated.goal = settings.goal;
+  if (validGoal(settings.goal)) stated.goal = settings.goal;
   return stated;
 }
 
-/* A clean record from untrusted data: bad entries are left out. A time after now (a clock
-   that was ahead) is taken as now, and that question planned again, so that an answer
-   from the future neither stays the last one nor keeps it from review for years. */
+const keysOf = (obj, pattern = ID) => (isObject(obj) ? Object.keys(obj).filter((key) => pattern.test(key)) : []);
+
+/* Attempts and their schedule (the questions', or the cards'), clean. An attempt after now
+   (a clock that was ahead) is taken as now, and its plan made again, so that an answer from
+   the future neither stays the last one nor keeps its question from review for years. */
+function cleanDeck(deck, fields, pattern, now) {
+  const kept = { attempts: map(), schedule: map() };
+  const { attempts, schedule } = isObject(deck) ? deck : {};
+  const ahead = new Set();
+  for (const id of keysOf(attempts, pattern)) {
+    const list = Array.isArray(attempts[id]) ? attempts[id].filter((a) => entryOf(a, fields)) : [];
+    if (list.some((a) => a.time > now)) ahead.add(id);
+    if (list.length) kept.attempts[id] = list.map((a) => entryOf(a, fields, now)).sort((a, b) => a.time - b.time).slice(-MAX_ATTEMPTS);
+  }
+  for (const id of keysOf(schedule, pattern)) {
+    const { due, count } = schedule[id] || {};
+    if (validEntry({ due, count }) && !ahead.has(id)) kept.schedule[id] = { due, count };
+  }
+  return kept;
+}
+
+/* An exam whole, or null: its questions (once each), its minutes, its answers to them. */
+function cleanExam(exam, now) {
+  const { started, minutes, order, answers, ended } = isObject(exam) ? exam : {};
+  const ids = Array.isArray(order) ? order.filter((id) => ID.test(id)) : [];
+  if (!validTime(started) || !Number.isInteger(minutes) || minutes < 1 || minutes > 600 || !ids.length || new Set(ids).size !== order.length) return null;
+  if (ended !== undefined && !validTime(ended)) return null;
+  const kept = { started: Math.min(started, now), minutes, order: ids, answers: map() };
+  for (const id of keysOf(answers)) {
+    const answer = ids.includes(id) && entryOf(answers[id], ATTEMPT, now);
+    if (answer) kept.answers[id] = answer;
+  }
+  if (ended !== undefined) kept.ended = Math.min(Math.max(ended, kept.started), now);
+  return kept;
+}
+
+/* A clean record from untrusted data: bad entries are left out. */
 export function sanitise(data, now = Date.now()) {
   const record = emptyRecord();
-  const ids = (obj) => (isObject(obj) ? Object.keys(obj).filter((id) => ID.test(id)) : []);
-  const ahead = new Set();
-  for (const id of ids(data.attempts)) {
-    const list = Array.isArray(data.attempts[id]) ? data.attempts[id].filter(validAttempt) : [];
-    if (list.some((a) => a.time > now)) ahead.add(id);
-    if (list.length) record.attempts[id] = list.map(({ choice, correct, time }) => ({ choice, correct, time: Math.min(time, now) })).sort((a, b) => a.time - b.time).slice(-MAX_ATTEMPTS);
-  }
+  Object.assign(record, cleanDeck(data, ATTEMPT, ID, now));
+  record.cards = cleanDeck(data.cards, REVIEW, CARD, now);
   Object.assign(record.settings, statedSettings(data.settings));
-  for (const id of ids(data.schedule)) {
-    const { due, count } = data.schedule[id] || {};
-    if (validEntry({ due, count }) && !ahead.has(id)) record.schedule[id] = { due, count };
-  }
-  for (const id of ids(data.places)) {
+  for (const day of keysOf(data.goals, DAY)) if (validGoal(data.goals[day])) record.goals[day] = data.goals[day];
+  for (const id of keysOf(data.places)) {
     const { order, position, missed, time } = isObject(data.places[id]) ? data.places[id] : {};
     if (validPlace({ order, position, missed, time })) record.places[id] = { order: [...order], position, missed: [...missed], time: Math.min(time, now) };
   }
+  record.exams = (Array.isArray(data.exams) ? data.exams : []).map((exam) => cleanExam(exam, now)).filter(Boolean).sort((a, b) => a.started - b.started).slice(-MAX_EXAMS);
   return record;
 }
 
@@ -159,10 +250,13 @@ export class Store {
 
   attempts(id) { return this.record().attempts[id] || []; }
 
-  addAttempt(id, choice, correct, time = Date.now()) {
+  /* An answer ({correct, choice or given, shown}) to a question; one of another shape is not kept. */
+  addAttempt(id, attempt, time = Date.now()) {
+    const entry = entryOf({ ...attempt, time }, ATTEMPT);
+    if (!ID.test(id) || !entry) return;
     this.update((record) => {
       const list = record.attempts[id] || (record.attempts[id] = []);
-      list.push({ choice, correct, time });
+      list.push(entry);
       if (list.length > MAX_ATTEMPTS) list.splice(0, list.length - MAX_ATTEMPTS);
     });
   }
@@ -170,6 +264,11 @@ export class Store {
   setting(name) { return this.record().settings[name]; }
 
   setSetting(name, value) { this.update((record) => { record.settings[name] = value; }); }
+
+  /* The daily goal from today on: the days before keep theirs (goals). */
+  setGoal(goal, now = Date.now()) {
+    if (validGoal(goal)) this.update((record) => { record.settings.goal = record.goals[dayOf(now)] = goal; });
+  }
 
   /* Valid entries only: a due date is never null. */
   setSchedule(entries) {

@@ -6,6 +6,8 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from studysite.output.lean import lean
+
 SERVE_ONLY_ASSETS = {"live-reload.js"}  # served by `serve` itself, never part of a site
 MODULE_FOLDERS = ("js", "vendor")  # ES modules import each other by relative URL: one fingerprint per folder
 
@@ -22,14 +24,15 @@ def collect_assets(static_folders: list[Path]) -> dict[str, tuple[str, bytes]]:
 
     A file is fingerprinted by its bytes ("style.css" -> "assets/style.<hash>.css"); the
     files of a module folder by the whole folder ("js/main.js" -> "assets/js.<hash>/main.js"),
-    so that the modules' relative imports still meet."""
+    so that the modules' relative imports still meet. Scripts and stylesheets are published
+    without the comments that fill whole lines (lean.py)."""
     files: dict[str, bytes] = {}
     for folder in reversed(static_folders):
         for path in sorted(folder.rglob("*")):
             name = path.relative_to(folder).as_posix()
             if path.is_file() and name not in SERVE_ONLY_ASSETS:
                 try:
-                    files[name] = path.read_bytes()
+                    files[name] = lean(name, path.read_bytes())
                 except FileNotFoundError:  # an editor's temporary file, gone since the listing
                     continue
     assets = {name: (fingerprinted(name, data), data) for name, data in files.items()}

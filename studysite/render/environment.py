@@ -26,6 +26,7 @@ from jinja2.ext import InternationalizationExtension
 from markupsafe import Markup
 
 from studysite.content.records import answer_letter
+from studysite.content.schema import QUESTION_TYPES
 from studysite.languages import parse_locale
 
 
@@ -153,6 +154,7 @@ def make_environment(
     environment.filters["letter"] = answer_letter
     environment.globals["decimal_symbol"] = lambda: get_decimal_symbol(locale)
     environment.globals["shuffled"] = shuffled
+    environment.globals["question_types"] = tuple(QUESTION_TYPES)  # each has its template part, questions/<type>.html
     return environment
 
 

@@ -76,7 +76,7 @@ test("due ids are those due by the end of the day, longest overdue first", () =>
 test("attempts are kept per question under the site's base path", () => {
   const storage = new FakeStorage();
   const one = new Store("/one/", storage);
-  one.addAttempt("q-1", 2, false, T0);
+  one.addAttempt("q-1", { choice: 2, correct: false }, T0);
   const two = new Store("/two/", storage);
   assert.deepEqual(two.attempts("q-1"), []);
   const again = new Store("/one/", storage);
@@ -88,7 +88,7 @@ test("attempts are kept per question under the site's base path", () => {
 test("disabled storage: the store works in memory and says so", () => {
   const store = new Store("/s/", new DisabledStorage());
   assert.equal(store.problem, "unavailable");
-  store.addAttempt("q", 0, true, T0);
+  store.addAttempt("q", { choice: 0, correct: true }, T0);
   assert.equal(store.attempts("q").length, 1);
 });
 
@@ -99,7 +99,7 @@ test("garbage is set aside, never lost, and a new record is started", () => {
   const aside = [...storage.map.keys()].filter((k) => k.startsWith("studysite:/s/:unreadable:"));
   assert.equal(aside.length, 1);
   assert.equal(storage.getItem(aside[0]), "{not json");
-  store.addAttempt("q", 1, true, T0);
+  store.addAttempt("q", { choice: 1, correct: true }, T0);
   assert.equal(new Store("/s/", storage).attempts("q").length, 1);
 });
 
@@ -108,7 +108,7 @@ test("a record of a newer version is left untouched", () => {
   const storage = new FakeStorage({ "studysite:/s/": newer });
   const store = new Store("/s/", storage);
   assert.equal(store.problem, "newer");
-  store.addAttempt("q", 1, true, T0);
+  store.addAttempt("q", { choice: 1, correct: true }, T0);
   assert.equal(storage.getItem("studysite:/s/"), newer);
 });
 
@@ -118,19 +118,19 @@ test("a full storage keeps the page working and is reported", () => {
   let told = "";
   store.onProblem = (problem) => { told = problem; };
   storage.quota = 10;
-  store.addAttempt("q", 1, true, T0);
+  store.addAttempt("q", { choice: 1, correct: true }, T0);
   assert.equal(told, "full");
   assert.equal(store.attempts("q").length, 1);
 });
 
 test("a storage already full when the page opens still shows the stored progress", () => {
   const storage = new FakeStorage();
-  new Store("/s/", storage).addAttempt("q", 2, false, T0);
+  new Store("/s/", storage).addAttempt("q", { choice: 2, correct: false }, T0);
   storage.quota = 0; // nothing more can be written
   const store = new Store("/s/", storage);
   assert.equal(store.problem, "full");
   assert.equal(store.attempts("q").length, 1);
-  store.addAttempt("r", 0, true, T0 + 1);
+  store.addAttempt("r", { choice: 0, correct: true }, T0 + 1);
   assert.deepEqual(Object.keys(exportData(store).attempts).sort(), ["q", "r"]);
   assert.equal(JSON.parse(storage.getItem("studysite:/s/")).attempts.q.length, 1); // left as it was
 });
@@ -159,7 +159,7 @@ test("hostile records are cleaned: bad ids, bad attempts and prototype keys are 
 test("import merges, and refuses wrong, foreign and empty files without a change", () => {
   const storage = new FakeStorage();
   const store = new Store("/s/", storage);
-  store.addAttempt("a", 0, true, T0);
+  store.addAttempt("a", { choice: 0, correct: true }, T0);
   const before = storage.getItem("studysite:/s/");
   const known = new Set(["a", "b"]);
   assert.equal(importText(store, "hello", known), "corrupt");
@@ -176,8 +176,8 @@ test("import merges, and refuses wrong, foreign and empty files without a change
 
 test("export, reset and import give the progress back", () => {
   const store = new Store("/s/", new FakeStorage());
-  store.addAttempt("a", 0, true, T0);
-  store.addAttempt("b", 1, false, T0 + 5);
+  store.addAttempt("a", { choice: 0, correct: true }, T0);
+  store.addAttempt("b", { choice: 1, correct: false }, T0 + 5);
   const exported = JSON.stringify(exportData(store));
   store.reset();
   assert.deepEqual(store.attempts("a"), []);
@@ -202,7 +202,7 @@ const file = (attempts, version = VERSION) => JSON.stringify({ format: FORMAT, v
 test("import refuses out-of-range times as it refuses other bad fields", () => {
   const storage = new FakeStorage();
   const store = new Store("/s/", storage);
-  store.addAttempt("a", 0, true, T0);
+  store.addAttempt("a", { choice: 0, correct: true }, T0);
   const before = storage.getItem(KEY);
   const known = new Set(["a", "b"]);
   for (const time of [1e300, -5, 0, 1.5, 8.64e15, Date.UTC(10000, 0, 1), "2026-01-05", null]) {
@@ -229,13 +229,13 @@ test("a due date is never stored as null", () => {
   assert.deepEqual(Object.keys(imported.record.schedule), []);
 });
 
-test("a version 1 record is migrated to version 2 with everything it held", () => {
+test("a version 1 record is migrated to the current version with everything it held", () => {
   const old = JSON.stringify({ format: FORMAT, version: 1, attempts: { q: [{ choice: 1, correct: false, time: T0 }] }, settings: { shuffle: true }, schedule: { q: { due: T0 + DAY, count: 1 } } });
   const storage = new FakeStorage({ [KEY]: old });
   const store = new Store("/s/", storage);
   assert.equal(store.problem, "");
   const record = store.record();
-  assert.equal(record.version, 2);
+  assert.equal(record.version, VERSION);
   assert.deepEqual(record.attempts.q, [{ choice: 1, correct: false, time: T0 }]);
   assert.deepEqual(record.schedule.q, { due: T0 + DAY, count: 1 });
   assert.deepEqual(record.settings, { shuffle: true, goal: 10 });
@@ -243,7 +243,7 @@ test("a version 1 record is migrated to version 2 with everything it held", () =
   assert.equal(storage.getItem(KEY), old, "read, not rewritten until something changes");
   store.setSetting("goal", 20);
   const saved = JSON.parse(storage.getItem(KEY));
-  assert.equal(saved.version, 2);
+  assert.equal(saved.version, VERSION);
   assert.equal(saved.attempts.q.length, 1, "the progress is kept through the migration");
   assert.equal(importText(new Store("/s/", new FakeStorage()), old, new Set(["q"])), "", "an old export file imports");
 });
@@ -279,7 +279,7 @@ test("an answer dated after now is taken as now and its question planned again",
   const text = JSON.stringify({ format: FORMAT, version: 2, attempts: { q: [{ choice: 0, correct: true, time: ahead }], r: [{ choice: 0, correct: true, time: T0 }] },
     schedule: { q: { due: ahead + 3 * DAY, count: 1 }, r: { due: T0 + 3 * DAY, count: 1 } }, places: { t: { order: ["q"], position: 0, missed: [], time: ahead } } });
   const store = new Store("/s/", new FakeStorage({ [KEY]: text }));
-  store.addAttempt("q", 1, false);
+  store.addAttempt("q", { choice: 1, correct: false });
   const record = store.record();
   assert.deepEqual(record.attempts.q.map((a) => a.correct), [true, false], "the new answer is the last one");
   assert.ok(record.attempts.q.every((a) => a.time <= Date.now()));
