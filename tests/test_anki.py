@@ -433,3 +433,9 @@ def test_a_plan_key_changes_with_the_code_that_writes_the_package():
 
     plan = DeckPlan("nl", "nl/downloads/site-nl.apkg", "https://example.org/", {}, ("Site",), (), made_from="code")
     assert dataclasses.replace(plan, made_from="other code").key != plan.key
+
+
+def test_each_deck_file_is_named_from_the_site_title_in_its_own_language(sample_site: Path):
+    for lang, name in (("nl", "ai-studiegids-nl.apkg"), ("fr", "guide-d-etude-de-l-ia-fr.apkg")):
+        assert deck_file(sample_site, lang).name == name
+        assert f'/{lang}/downloads/{name}" download' in (sample_site / lang / "downloads/index.html").read_text(encoding="utf-8")

@@ -212,6 +212,7 @@ class HomeView(View):
     topics: tuple[TopicCard, ...]
     description: Markup  # the site's
     term_count: int
+    comparisons: tuple[Link, ...] = ()  # every comparison of the language, in content order
 
 
 @dataclass(frozen=True)
@@ -225,6 +226,7 @@ class GlossaryView(View):
     """glossary.html: every term of a language, under its index letter."""
 
     groups: Mapping[str, tuple[GlossaryEntry, ...]]  # index letter -> its terms, in order
+    comparisons: tuple[Link, ...] = ()  # every comparison of the language: tables of terms side by side
 
 
 @dataclass(frozen=True)

@@ -100,10 +100,11 @@ class DeckSummary:
     topics: int
 
 
-def deck_summary(lg: LanguageGraph, default_title: str) -> DeckSummary:
-    """What the downloads page says of a language's deck: where it is and what it holds."""
+def deck_summary(lg: LanguageGraph, title: str) -> DeckSummary:
+    """What the downloads page says of a language's deck: where it is (named from the site's
+    title in that language) and what it holds."""
     topics = sum(1 for topic_id in lg.edition.topics if lg.questions_by_topic[topic_id])
-    path = deck_path(default_title, lg.edition.language)
+    path = deck_path(title, lg.edition.language)
     return DeckSummary(path, questions=len(lg.edition.questions), terms=len(lg.edition.terms), topics=topics)
 
 
@@ -229,7 +230,7 @@ def plan_deck(source: DeckSource, language: str, environment: jinja2.Environment
     glossary = f"{title}::{anki_name(str(cards.glossary()))}"
     notes = [*question_notes(source, edition, title, environment, memo), *term_notes(source, edition, glossary)]
     decks = (title, *dict.fromkeys(note.deck for note in notes))
-    return DeckPlan(language, deck_path(source.site_title(site.default_language), language), site.base_url, models, decks, tuple(notes), source.made_from)
+    return DeckPlan(language, deck_path(source.site_title(language), language), site.base_url, models, decks, tuple(notes), source.made_from)
 
 
 def _name_term_language(term_language: str, languages: list[str]) -> None:
