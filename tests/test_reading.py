@@ -203,6 +203,67 @@ def test_the_home_page_and_the_glossary_link_to_every_comparison(sample_site):
                 assert re.search(rf'<a href="[./]*{lang}/comparisons/{comparison}/"', html), (lang, page, comparison)
 
 
+# -- the header's search as you type --------------------------------------------------------
+
+KINDS = "(form) => JSON.parse(form.dataset.kinds)"
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 1280, "height": 800}])
+def test_the_header_field_searches_as_you_type_and_its_results_work_by_keyboard(open_page, viewport):
+    opened = open_page("fr/glossary/", width=viewport["width"])
+    page = opened.page
+    page.set_viewport_size(viewport)
+    field = page.locator("#header-search-query")
+    if not field.is_visible():  # a phone: the compact control opens it
+        page.locator(".header-search > summary").click()
+    field.press_sequentially("systol", delay=40)  # no Enter
+    results = page.locator("[data-header-list] a")
+    page.wait_for_selector("[data-header-list][aria-busy=false] a", timeout=LOADING_MS)  # Pagefind loads its WebAssembly first
+    kinds = page.locator("header form[role=search]").evaluate(KINDS)
+    found = {a["path"]: a["kind"] for a in results.evaluate_all("links => links.map(a => ({path: a.pathname, kind: a.querySelector('.result-kind')?.textContent}))")}
+    assert found.get("/repo/fr/glossary/systolic-array/") == ", " + kinds["term"], found  # its kind in words
+    assert found.get("/repo/fr/questions/systolic-array/") == ", " + kinds["question"], found
+    assert "systol" in page.locator("[data-header-status]").inner_text()
+    list_box, field_box = page.locator("[data-header-list]").bounding_box(), field.bounding_box()
+    assert list_box["y"] >= field_box["y"] + field_box["height"] and list_box["x"] + list_box["width"] <= viewport["width"]  # under the field, on screen
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement === document.querySelector('[data-header-list] a')")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate("document.activeElement.id") == "header-search-query"
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Escape")  # closes the list, gives the focus back to the field
+    assert page.evaluate("document.activeElement.id") == "header-search-query" and not results.first.is_visible()
+    assert field.is_visible()  # the phone's search panel is still open: one Escape, one thing closed
+    field.press("ArrowDown")  # the results come back, and Enter opens the one in focus
+    target = page.evaluate("document.activeElement.href")
+    page.keyboard.press("Enter")
+    page.wait_for_url(target)
+    assert opened.errors == []
+
+
+@pytest.mark.browser
+def test_the_search_page_shifts_nothing_while_its_results_come_on_a_phone(browser, site_url):
+    """The results of the address's query fill in under a line kept for the status, with the
+    footer out of view: a cumulative layout shift under 0.1 (it was 0.151)."""
+    from test_study_app import CLS_OBSERVER
+
+    context = browser.new_context(viewport=PHONE)
+    context.add_init_script(CLS_OBSERVER)
+    page = context.new_page()
+    page.goto(site_url + "nl/search/?q=gpu")
+    page.wait_for_selector(".search-results[aria-busy=false] li a", timeout=LOADING_MS)
+    next_frame(page)
+    assert page.evaluate("window.__cls") < 0.1
+    kinds = page.locator("form.search-form").evaluate(KINDS)
+    said = page.locator(".search-results .result-kind").all_text_contents()
+    assert said and all(text.removeprefix(", ") in kinds.values() for text in said)  # each result says its kind
+    assert page.locator(".site-header").bounding_box()["height"] <= 100
+    context.close()
+
+
 # -- the search page ----------------------------------------------------------------------
 
 
@@ -342,6 +403,8 @@ def test_a_term_page_reveals_the_answer_after_its_choices(new_page):
 def test_the_open_phone_search_and_a_phone_comparison_pass_axe(open_page, scheme):
     page = open_page("fr/comparisons/parallelism-strategies/", width=375, color_scheme=scheme, bypass_csp=True).page
     page.locator(".header-search > summary").click()
+    page.locator("#header-search-query").press_sequentially("gpu")
+    page.wait_for_selector("[data-header-list][aria-busy=false] a", timeout=LOADING_MS)  # its results open under it
     assert violations(page) == []
 
 
