@@ -151,6 +151,7 @@ class TopicView(View):
     terms: tuple[Link, ...]
     comparisons: tuple[Link, ...]
     practice: str  # the practice page, "" when the topic has no questions
+    worksheet: tuple[QuestionBody, ...] = ()  # its questions as paper shows them (print.css): stems and choices, then the answers
 
 
 @dataclass(frozen=True)
