@@ -7,20 +7,36 @@
    field. Enter in the field still sends the form to the search page, as it does without
    JavaScript. The list closes when the focus leaves the form. */
 
-import { SEARCH_DELAY, kindWords, makeSearch, resultItem, statusText } from "./search.js";
+import { SEARCH_DELAY, makeSearch, resultItem, statusText } from "./search.js";
 
 const HEADER_RESULTS = 8;
 
+/* Under the field: a line that says what was found (a live region, there before it says
+   anything) and the list of results, closed. */
+function makePanel(form) {
+  const panel = document.createElement("div");
+  const status = document.createElement("p");
+  const list = document.createElement("ol");
+  panel.className = "header-results visually-hidden";
+  status.className = "header-status";
+  status.setAttribute("role", "status");
+  status.dataset.headerStatus = "";
+  list.className = "header-list";
+  list.dataset.headerList = "";
+  list.hidden = true;
+  panel.append(status, list);
+  form.append(panel);
+  return { panel, status, list };
+}
+
 export function start(form) {
   const input = form.querySelector("input[type=search]");
-  const panel = form.querySelector("[data-header-results]");
-  const status = panel.querySelector("[data-header-status]");
-  const list = panel.querySelector("[data-header-list]");
-  const kinds = kindWords(form);
+  const { panel, status, list } = makePanel(form);
   const links = () => Array.from(list.querySelectorAll("a"));
 
+  const isOpen = () => !panel.classList.contains("visually-hidden");
   function open(shown) {
-    panel.classList.toggle("is-open", shown);
+    panel.classList.toggle("visually-hidden", !shown); /* closed, its line is still heard */
     list.hidden = !shown; /* its links are no Tab stops while closed */
   }
 
@@ -28,7 +44,7 @@ export function start(form) {
     limit: HEADER_RESULTS,
     show(data, query) {
       status.textContent = statusText(form, data, query);
-      list.replaceChildren(...data.map((result) => resultItem(result, kinds, false)));
+      list.replaceChildren(...data.map((result) => resultItem(result, false)));
       open(form.contains(document.activeElement));
     },
     clear() {
@@ -38,8 +54,8 @@ export function start(form) {
     },
     fail(words) {
       list.replaceChildren();
-      status.textContent = words;
-      open(form.contains(document.activeElement));
+      status.textContent = words || ""; /* the search page says why; this field has no words for it */
+      open(Boolean(words) && form.contains(document.activeElement));
     },
   });
 
@@ -62,7 +78,7 @@ export function start(form) {
       if (event.target === input && event.key === "ArrowUp") return;
       event.preventDefault();
       move(event.key === "ArrowDown" ? 1 : -1);
-    } else if (event.key === "Escape" && panel.classList.contains("is-open")) {
+    } else if (event.key === "Escape" && isOpen()) {
       event.stopPropagation(); /* the list closes; the header's menus (site.js) stay as they are */
       input.focus();
       open(false);

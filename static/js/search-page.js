@@ -2,18 +2,17 @@
    and for the ?q= of a search sent from the header or by the form without JavaScript. The
    query is kept in the address, so that Back and a reload show the same results. */
 
-import { SEARCH_DELAY, kindWords, makeSearch, resultItem, statusText } from "./search.js";
+import { SEARCH_DELAY, makeSearch, resultItem, statusText } from "./search.js";
 
 function start(form) {
   const input = form.querySelector("input[type=search]");
   const status = document.querySelector(".search-status");
   const list = document.querySelector(".search-results");
-  const kinds = kindWords(form);
   const search = makeSearch(form, list, {
     limit: 20,
     show(data, query) {
       status.textContent = statusText(form, data, query);
-      list.replaceChildren(...data.map((result) => resultItem(result, kinds, true)));
+      list.replaceChildren(...data.map((result) => resultItem(result, true)));
       document.dispatchEvent(new Event("studysite:links")); /* main.js marks the questions' links with their state */
     },
     clear() {
@@ -49,4 +48,4 @@ function start(form) {
   }
 }
 
-document.querySelectorAll("form[data-search]:not([data-header-search-form])").forEach(start);
+document.querySelectorAll("form.search-form[data-search]").forEach(start);

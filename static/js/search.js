@@ -3,17 +3,30 @@
    latest query may show its results: each run takes a ticket and gives up once a later one
    was taken, whatever order Pagefind's answers come back in. The list of results says it is
    busy (aria-busy) until the latest query's results are in. When Pagefind's files cannot be
-   fetched, the reason is given in the page's own words: no connection, or no index here.
-   Words and paths come from the form's data- attributes (templates/parts/search.html and
-   search.html). */
+   fetched, the reason is given in the page's own words, where it has them: no connection, or
+   no index here. Words and paths come from the form's data- attributes (search.html,
+   templates/parts/search.html); a result's kind, in words, from its page's
+   data-pagefind-meta. */
 
 export const SEARCH_DELAY = 250; /* ms of quiet typing before a search runs */
 
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const SITE_ROOT = new URL("../../", import.meta.url).pathname; /* this module is <root>assets/js.<hash>/search.js */
+
+/* The results' looks (search.css), loaded with this module: no page pays for them before it searches. */
+function loadStyles() {
+  const href = new URL("./search.css", import.meta.url).href;
+  if (document.querySelector(`link[href="${CSS.escape(href)}"]`)) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = href;
+  document.head.append(link);
+}
 
 /* A search over the form's index that fills `list` through show(results, query), clear()
    and fail(words); limit: how many results it shows at most. */
 export function makeSearch(form, list, { limit, show, clear, fail }) {
+  loadStyles();
   const indexUrl = new URL(form.dataset.search, document.baseURI).href;
   let loading = null; /* Pagefind, imported and set up once */
   let latest = 0; /* the ticket of the latest query */
@@ -22,7 +35,7 @@ export function makeSearch(form, list, { limit, show, clear, fail }) {
   function load() {
     if (!loading) {
       loading = import(indexUrl).then(async (engine) => {
-        await engine.options({ baseUrl: new URL(form.dataset.base, document.baseURI).pathname });
+        await engine.options({ baseUrl: SITE_ROOT });
         return engine;
       });
       loading.catch(() => (loading = null)); /* a failed import is tried again by the next query */
@@ -89,8 +102,9 @@ export function statusText(form, data, query) {
 }
 
 /* A result: a link to the page, its title and its kind in words (question, term, comparison,
-   topic: each page's data-pagefind-meta), and the passage that matched when asked for. */
-export function resultItem(data, kinds, withExcerpt) {
+   topic, in the page's language: its data-pagefind-meta), and the passage that matched when
+   asked for. */
+export function resultItem(data, withExcerpt) {
   const item = document.createElement("li");
   const link = document.createElement("a");
   const title = document.createElement("span");
@@ -98,7 +112,7 @@ export function resultItem(data, kinds, withExcerpt) {
   title.className = "result-title";
   title.textContent = data.meta.title || data.url;
   link.append(title);
-  const kind = kinds[data.meta.kind];
+  const kind = data.meta.kind;
   if (kind) {
     const label = document.createElement("span");
     label.className = "result-kind";
@@ -115,13 +129,4 @@ export function resultItem(data, kinds, withExcerpt) {
     item.append(excerpt);
   }
   return item;
-}
-
-/* The kinds' words, from the form (a JSON object: kind -> its name in the page's language). */
-export function kindWords(form) {
-  try {
-    return JSON.parse(form.dataset.kinds || "{}");
-  } catch (error) {
-    return {};
-  }
 }
