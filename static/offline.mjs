@@ -1,14 +1,8 @@
-/* Offline: registers the site's service worker and, on the downloads page, loads
-   offline-save.mjs, which saves a whole language, its search index included, for reading
-   and searching without a connection.
-
-   The worker is registered once the page has loaded, so a first visit costs nothing else;
-   on a later visit the page asks whether the site was built again since.
-   A page that loaded before the worker controlled it asks the worker to keep it and its
-   files. "Make <language> available offline" fetches every file of the language's list
-   (written at build time) through the worker, which keeps them, and reports progress in
-   text taken from the page's own data attributes. Without service workers the page stays
-   as it was, with a sentence that says so. */
+/* Offline: registers the site's service worker once the page has loaded (a first visit
+   costs nothing else), asks it on a later visit whether the site was built again, and has
+   it keep a page that loaded before it was in charge, with its files. On the downloads page
+   it loads offline-save.mjs, which saves a whole language. Without service workers the
+   page stays as it was. */
 
 const script = document.querySelector("script[data-service-worker]");
 const supported = "serviceWorker" in navigator && window.isSecureContext;

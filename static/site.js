@@ -1,11 +1,14 @@
-/* Studysite: the header's menus and search control (the search page: search.mjs; study features: static/js/). Plain JavaScript; every page works without it. */
+/* Studysite: the header's menus and search control (study features: static/js/). Plain JavaScript; every page works without it. */
 "use strict";
 
-/* The header's search opens from a compact control on a phone: its field takes the focus. */
+/* The header's search opens from a compact control on a phone: its field takes the focus.
+   Focused, it loads js/header-search.js. */
 function headerSearch(details) {
   details.addEventListener("toggle", () => {
     if (details.open) details.querySelector("input").focus();
   });
+  const form = details.querySelector("form[data-module]");
+  if (form) form.addEventListener("focusin", () => import(new URL(form.dataset.module, document.baseURI).href).then((m) => m.start(form)).catch(() => {}), { once: true });
 }
 
 /* Header menus are <details>: Escape closes an open one and gives focus back to its summary;

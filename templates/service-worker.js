@@ -11,7 +11,14 @@
    fetched (STAMP), is deleted visitedDays after it, and beyond visitedLimit of them the
    oldest go first. What a reader saved with "make available offline" (every file of a
    saved language's list, the list itself), the offline pages and the assets are never
-   evicted. A language's search files are kept only when the language is saved. */
+   evicted. A language's search files are kept only when the language is saved.
+
+   Each kept file also says how it came (HOW): "saved" when it was fetched only to save a
+   language (the downloads page asks with the SAVING header), else "visited". The downloads
+   page asks what is saved of a language ("saved": whether it is, and the bytes kept of its
+   list) and may remove it ("forget"): its list goes, and with it the files that came only
+   to save it and no other saved language lists; what was visited is kept by the visited
+   pages' rules, as it would have been. */
 "use strict";
 
 const CONFIG = {{ config|tojson }};
@@ -19,6 +26,9 @@ const SCOPE = new URL("./", self.location.href).href;
 const PREFIX = "studysite " + SCOPE + " ";
 const CACHE = PREFIX + CONFIG.version;
 const STAMP = "x-studysite-kept"; /* when a kept file was fetched, in ms since 1970 */
+const HOW = "x-studysite-how"; /* "saved" (fetched only to save a language) or "visited" */
+const SIZE = "x-studysite-size"; /* the kept body's length in bytes */
+const SAVING = "x-studysite-saving"; /* the request header of the downloads page's fetches */
 const DAY = 24 * 60 * 60 * 1000;
 let installing = false; /* while a new worker fills its cache, nothing is trimmed */
 let savedMemo = null; /* savedPaths(), until a language's list is kept again */
@@ -53,15 +63,25 @@ async function fetchList(language) {
   return { response, digests: new Map(listed(list)) };
 }
 
-/* A copy of a response that says when it was kept. */
-async function stamped(response) {
+/* A copy of a response that says when it was kept, how it came and its size. */
+async function stamped(response, how = "visited") {
   const headers = new Headers(response.headers);
+  const body = await response.blob();
   headers.set(STAMP, String(Date.now()));
-  return new Response(await response.blob(), { status: response.status, statusText: response.statusText, headers });
+  headers.set(HOW, how);
+  headers.set(SIZE, String(body.size));
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }
 
-async function keep(cache, key, response) {
-  await cache.put(key, await stamped(response));
+/* How a file fetched now is kept: saved only while nothing but saving ever brought it. */
+async function howKept(cache, key, saving) {
+  if (!saving) return "visited";
+  const kept = await cache.match(key);
+  return !kept || kept.headers.get(HOW) === "saved" ? "saved" : "visited";
+}
+
+async function keep(cache, key, response, saving = false) {
+  await cache.put(key, await stamped(response, await howKept(cache, key, saving)));
   if (CONFIG.languages.some((language) => relative(String(key.url || key)) === CONFIG.lists[language])) savedMemo = null;
   if (!installing) await trimSoon(cache); /* the new cache is trimmed once it is complete, on activation */
 }
@@ -124,13 +144,13 @@ function trimSoon(cache) {
   return trimming;
 }
 
-async function storeEach(cache, paths) {
+async function storeEach(cache, paths, saving = false) {
   const queue = [...paths];
   async function next() {
     for (let path = queue.shift(); path !== undefined; path = queue.shift()) {
       try {
         const response = await fetch(SCOPE + path, { cache: "no-cache" });
-        if (keepable(response)) await keep(cache, SCOPE + path, response);
+        if (keepable(response)) await keep(cache, SCOPE + path, response, saving);
       } catch (error) {
         /* offline again: the page is fetched when next visited */
       }
@@ -156,9 +176,9 @@ async function carryOver(cache, oldName) {
       }
     }
     if (saved) {
-      await cache.put(SCOPE + CONFIG.lists[language], await stamped(response));
+      await cache.put(SCOPE + CONFIG.lists[language], await stamped(response, "saved"));
       const present = new Set((await cache.keys()).map((request) => relative(request.url)));
-      await storeEach(cache, [...digests.keys()].filter((path) => !present.has(path)));
+      await storeEach(cache, [...digests.keys()].filter((path) => !present.has(path)), true);
     }
   }
 }
@@ -187,12 +207,16 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
+function saving(request) {
+  return request.headers.has(SAVING);
+}
+
 async function fromCacheFirst(event) {
   const cache = await caches.open(CACHE);
   const kept = await cache.match(event.request);
   if (kept) return kept;
   const response = await fetch(event.request);
-  if (keepable(response)) event.waitUntil(keep(cache, event.request, response.clone()));
+  if (keepable(response)) event.waitUntil(keep(cache, event.request, response.clone(), saving(event.request)));
   return response;
 }
 
@@ -216,7 +240,7 @@ async function fromNetworkFirst(event, path) {
   const cache = await caches.open(CACHE);
   try {
     const response = await fetch(event.request);
-    if (keepable(response) && (await worthKeeping(cache, path))) event.waitUntil(keep(cache, SCOPE + path, response.clone()));
+    if (keepable(response) && (await worthKeeping(cache, path))) event.waitUntil(keep(cache, SCOPE + path, response.clone(), saving(event.request)));
     return response;
   } catch (error) {
     const kept = await cache.match(SCOPE + path);
@@ -237,9 +261,53 @@ self.addEventListener("fetch", (event) => {
   event.respondWith(path.startsWith(CONFIG.assets) ? fromCacheFirst(event) : fromNetworkFirst(event, path));
 });
 
+/* What is saved of a language: whether it is (its list is kept), and the bytes kept of the
+   files its list names, the list included. */
+async function savedState(cache, language) {
+  const listPath = CONFIG.lists[language];
+  const list = await cache.match(SCOPE + listPath);
+  if (!list) return { saved: false, bytes: 0 };
+  let bytes = 0;
+  for (const path of [listPath, ...listed(await list.clone().json()).map(([path]) => path)]) {
+    const kept = await cache.match(SCOPE + path);
+    if (kept) bytes += Number(kept.headers.get(SIZE)) || (await kept.blob()).size;
+  }
+  return { saved: true, bytes };
+}
+
+/* Remove a saved language: its list, and the files that came only to save it and that no
+   other saved language lists (nor the offline pages and their assets, kept for every page). */
+async function forget(cache, language) {
+  const listPath = CONFIG.lists[language];
+  const list = await cache.match(SCOPE + listPath);
+  if (!list) return;
+  const paths = listed(await list.json()).map(([path]) => path);
+  await cache.delete(SCOPE + listPath);
+  savedMemo = null;
+  const others = await savedPaths(cache);
+  for (const path of paths) {
+    if (others.has(path) || CONFIG.precache.includes(path)) continue;
+    const kept = await cache.match(SCOPE + path);
+    if (kept && kept.headers.get(HOW) === "saved") await cache.delete(SCOPE + path);
+  }
+}
+
+/* The downloads page asks what is saved of a language, and removes it; it hears back on
+   the port it sent. */
+function answerAboutSaving(event, data) {
+  const port = event.ports && event.ports[0];
+  if (!port || !CONFIG.languages.includes(data.language)) return;
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    if (data.type === "forget") await forget(cache, data.language);
+    port.postMessage(await savedState(cache, data.language));
+  })());
+}
+
 /* A page that loaded before the worker controlled it asks to keep itself and its files. */
 self.addEventListener("message", (event) => {
   const data = event.data || {};
+  if (data.type === "saved" || data.type === "forget") return answerAboutSaving(event, data);
   if (data.type !== "keep" || !Array.isArray(data.urls)) return;
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);

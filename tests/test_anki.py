@@ -292,10 +292,12 @@ def test_a_plan_key_tells_apart_plans_that_differ_in_any_part_of_any_note():
     assert len(keys) == 1 + len(fields(DeckNote)) and replace(plan).key == plan.key
 
 
-def test_the_package_is_written_by_genankis_public_api_alone(monkeypatch, tmp_path: Path):
+def test_the_package_is_written_by_genankis_documented_api_alone(monkeypatch, tmp_path: Path):
     """No private name of genanki or of any other library, no module of genanki but its
-    package: what its next versions keep. genanki writes every note, each with its own
-    time and ids derived from its GUID; the note types carry the latest time."""
+    package, none of its undocumented write_to_db methods: what its next versions keep.
+    genanki writes every note (Package.write_to_file), each then with its own time and ids
+    derived from its GUID; the note types carry the latest time; nothing is left in the
+    system's temporary folder."""
     import genanki
 
     from studysite.study import anki, apkg
@@ -308,14 +310,19 @@ def test_the_package_is_written_by_genankis_public_api_alone(monkeypatch, tmp_pa
             if isinstance(node, ast.Attribute) and re.fullmatch(r"_[^_].*", node.attr) and not (isinstance(node.value, ast.Name) and node.value.id == "self")
         ]
         submodules = [node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("genanki.")]
-        assert (module.__name__, private, submodules) == (module.__name__, [], [])
-    written, write_note = [], genanki.Note.write_to_db
+        undocumented = [node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr == "write_to_db"]
+        undocumented += [node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) and node.name == "write_to_db"]
+        assert (module.__name__, private, submodules, undocumented) == (module.__name__, [], [], [])
+    written, write_file = [], genanki.Package.write_to_file
 
-    def spy(note, cursor, timestamp, deck_id, id_gen):
-        written.append(note.guid)
-        write_note(note, cursor, timestamp, deck_id, id_gen)
+    def spy(package, file, timestamp=None):
+        written.append([note.guid for deck in package.decks for note in deck.notes])
+        write_file(package, file, timestamp)
 
-    monkeypatch.setattr(genanki.Note, "write_to_db", spy)
+    monkeypatch.setattr(genanki.Package, "write_to_file", spy)
+    scratch = tmp_path / "system-temp"
+    scratch.mkdir()
+    monkeypatch.setattr(apkg.tempfile, "tempdir", str(scratch))
     model = ModelPlan("Site (nl)", ("Front", "Back"), "{{Front}}", "{{FrontSide}}<hr id=answer>{{Back}}", ".card {}")
     notes = (
         DeckNote("card", "Site::A", "guid-a", ("a", "1"), (), 1_700_000_000),
@@ -323,7 +330,8 @@ def test_the_package_is_written_by_genankis_public_api_alone(monkeypatch, tmp_pa
     )
     plan = DeckPlan("nl", "nl/downloads/site-nl.apkg", "https://example.org/", {"card": model}, ("Site", "Site::A", "Site::B"), notes)
     package = write_package(plan)
-    assert written == ["guid-a", "guid-b"] and write_package(plan) == package
+    assert written == [["guid-a", "guid-b"]] and write_package(plan) == package
+    assert list(scratch.iterdir()) == []  # genanki's copy of the collection went with the deck's folder
     (tmp_path / "site-nl.apkg").write_bytes(package)
     deck = read_deck(tmp_path / "site-nl.apkg", tmp_path)
     assert [(n["guid"], n["id"], n["mod"], n["deck"], n["tags"]) for n in sorted(deck.notes, key=lambda n: n["guid"])] == [
@@ -331,6 +339,84 @@ def test_the_package_is_written_by_genankis_public_api_alone(monkeypatch, tmp_pa
         ("guid-b", stable_id("guid-b", "note", low=1_500_000_000_000, span=100_000_000_000), 1_600_000_000, "Site::B", ["untranslated"]),
     ]
     assert deck.decks == ["Default", "Site", "Site::A", "Site::B"] and deck.models["Site (nl)"] == ["Front", "Back"]
+
+
+def test_note_and_card_ids_that_collide_go_to_the_next_free_one_the_same_in_every_build(monkeypatch, tmp_path: Path):
+    """Issue 50: at 120,000 notes two ids derived from GUIDs came out equal and the deck
+    could not be written. Here every first choice is the same id: the notes, then the cards,
+    take it and the ones after it, in the order of their GUIDs, whatever the plan's order."""
+    from studysite.study import apkg
+
+    monkeypatch.setattr(apkg, "stable_id", lambda *parts, low=1 << 30, span=1 << 30: low + 7)
+    model = ModelPlan("Site (nl)", ("Front", "Back"), "{{Front}}", "{{FrontSide}}<hr id=answer>{{Back}}", ".card {}")
+    notes = tuple(DeckNote("card", "Site", f"guid-{n}", (str(n), ""), (), 1_700_000_000) for n in (3, 1, 2))
+    plan = DeckPlan("nl", "nl/downloads/site-nl.apkg", "https://example.org/", {"card": model}, ("Site",), notes)
+    package = write_package(plan)
+    assert write_package(plan) == package
+    (tmp_path / "site-nl.apkg").write_bytes(package)
+    (tmp_path / "reversed-nl.apkg").write_bytes(write_package(replace(plan, notes=notes[::-1])))
+    low = 1_500_000_000_000 + 7
+    assert [(n["guid"], n["id"]) for n in read_deck(tmp_path / "site-nl.apkg", tmp_path).notes] == [("guid-1", low), ("guid-2", low + 1), ("guid-3", low + 2)]
+    assert [(n["guid"], n["id"]) for n in read_deck(tmp_path / "reversed-nl.apkg", tmp_path).notes] == [("guid-1", low), ("guid-2", low + 1), ("guid-3", low + 2)]
+    connection = sqlite3.connect(tmp_path / "site-nl.anki2")
+    try:
+        cards = connection.execute("SELECT cards.id, notes.guid FROM cards JOIN notes ON notes.id = cards.nid ORDER BY cards.id").fetchall()
+    finally:
+        connection.close()
+    assert cards == [(low + 3, "guid-1"), (low + 4, "guid-2"), (low + 5, "guid-3")]  # no card id equals a note's either
+
+
+def test_free_ids_wrap_round_within_their_range():
+    from studysite.study.apkg import free_ids
+
+    last = 1_500_000_000_000 + 100_000_000_000 - 1
+    taken = {last}
+    assert free_ids([("b",), ("a",)], lambda key: last, taken) == {("a",): 1_500_000_000_000, ("b",): 1_500_000_000_001}
+
+
+TYPES_SITE = {
+    "questions/typed.yaml": """\
+        topic: basics
+        type: typed
+        nl: {question: "Welke chip rekent *grafisch*?", accept: [GPU, "grafische <processor>"], explanation: Een GPU.}
+        fr: {question: Quelle puce calcule les images ?, accept: [GPU], explanation: Un GPU.}
+        """,
+    "questions/blank.yaml": """\
+        topic: basics
+        type: typed
+        nl: {question: "De grootste gemene deler van 12 en 18 is ___.", accept: ["6", zes], explanation: Zes.}
+        fr: {question: "Le plus grand diviseur commun de 12 et 18 est ___.", accept: ["6"], explanation: Six.}
+        """,
+    "questions/truth.yaml": """\
+        topic: basics
+        type: true-false
+        answer: false
+        nl: {question: Een GPU is een muis., explanation: Nee.}
+        fr: {question: Un GPU est une souris., explanation: Non.}
+        """,
+}
+
+
+def test_each_question_type_has_its_note_type_typed_in_cloze_or_basic_with_the_answer(make_content, tmp_path: Path):
+    site = tmp_path / "site"
+    assert run_cli("build", "--content", make_content(**TYPES_SITE), "--out", site, "--no-search").status == 0
+    path = deck_file(site, "nl")
+    notes = {n["fields"]["Link"].rsplit("/", 2)[-2]: n for n in read_deck(path, tmp_path).notes if "Link" in n["fields"]}
+    typed, blank, truth, single = notes["typed"], notes["blank"], notes["truth"], notes["gpu-role"]
+    assert typed["model"] == "Studie: Type the answer (nl)" and typed["fields"]["Answer"] == "GPU"  # the first accepted answer, as text
+    assert typed["fields"]["Also accepted"] == "grafische &lt;processor&gt;" and "<em>grafisch</em>" in typed["fields"]["Stem"]  # answers are text
+    assert blank["model"] == "Studie: Fill in the blank (nl)"
+    assert blank["fields"]["Text"] == "De grootste gemene deler van 12 en 18 is {{c1::6}}." and blank["fields"]["Also accepted"] == "zes"
+    assert truth["model"] == single["model"] == "Studie (nl)" and truth["fields"]["Answer"].startswith('<p class="answer">')  # in words
+    connection = sqlite3.connect(tmp_path / f"{path.stem}.anki2")
+    try:
+        models = {m["name"]: m for m in json.loads(connection.execute("SELECT models FROM col").fetchone()[0]).values()}
+        cards = dict(connection.execute("SELECT notes.guid, count(*) FROM cards JOIN notes ON notes.id = cards.nid GROUP BY notes.guid").fetchall())
+    finally:
+        connection.close()
+    assert "{{type:Answer}}" in models["Studie: Type the answer (nl)"]["tmpls"][0]["qfmt"]
+    assert models["Studie: Fill in the blank (nl)"]["type"] == 1 and "{{cloze:Text}}" in models["Studie: Fill in the blank (nl)"]["tmpls"][0]["qfmt"]
+    assert set(cards.values()) == {1} and len(cards) == len(read_deck(path, tmp_path).notes)  # a card for each note, the cloze's too
 
 
 HOSTILE_SITE = """\
@@ -433,3 +519,9 @@ def test_a_plan_key_changes_with_the_code_that_writes_the_package():
 
     plan = DeckPlan("nl", "nl/downloads/site-nl.apkg", "https://example.org/", {}, ("Site",), (), made_from="code")
     assert dataclasses.replace(plan, made_from="other code").key != plan.key
+
+
+def test_each_deck_file_is_named_from_the_site_title_in_its_own_language(sample_site: Path):
+    for lang, name in (("nl", "ai-studiegids-nl.apkg"), ("fr", "guide-d-etude-de-l-ia-fr.apkg")):
+        assert deck_file(sample_site, lang).name == name
+        assert f'/{lang}/downloads/{name}" download' in (sample_site / lang / "downloads/index.html").read_text(encoding="utf-8")

@@ -432,3 +432,56 @@ def test_visited_pages_expire_and_saved_ones_do_not(context, serve):
     assert page.locator("h1").inner_text() == "Vous êtes hors ligne"
     page.goto(served.url + "nl/glossary/warp/")
     assert page.locator("h1").inner_text() == "Warp"
+
+
+SIZE_IN_WORDS = """([bytes, lang]) => {
+  const [unit, amount] = bytes >= 1e6 ? ["megabyte", bytes / 1e6] : ["kilobyte", Math.round(bytes / 1e3)];
+  return new Intl.NumberFormat(lang, {style: "unit", unit, maximumFractionDigits: 1}).format(amount);
+}"""
+
+
+def listed_bytes(site: Path, lang: str) -> int:
+    """The bytes of every file of a language's page list, the list included: what saving it keeps."""
+    listed = read_json(site / lang / "offline-pages.json")
+    files = [site / (path + "index.html" if path.endswith("/") else path) for path, _ in [*listed["pages"], *listed["assets"]]]
+    return sum(file.stat().st_size for file in [*files, site / lang / "offline-pages.json"])
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("viewport,scheme", [({"width": 375, "height": 667}, "light"), ({"width": 1280, "height": 800}, "dark")])
+def test_a_saved_language_says_so_with_its_size_after_a_reload_and_can_be_removed(browser, serve, viewport, scheme):
+    from test_accessibility import violations
+
+    expect = pytest.importorskip("playwright.sync_api").expect
+    served = serve()
+    context = browser.new_context(viewport=viewport, color_scheme=scheme, bypass_csp=True)
+    context.set_default_timeout(10000)
+    page = context.new_page()
+    page.goto(served.url + "nl/glossary/")
+    wait_until_controlled(page)
+    visit(page, served.url + "nl/glossary/")  # visited: kept by the visited pages' rules whatever is saved
+    save_dutch(page, served)
+    size = page.evaluate(SIZE_IN_WORDS, [listed_bytes(served.site, "nl"), "nl"])
+    saved, save, remove = page.locator("[data-offline-saved]"), page.get_by_role("button", name=SAVE_DUTCH), page.locator("[data-offline-remove]")
+    expect(saved).to_have_text(re.compile(rf"^Nederlands .*\({re.escape(size)}\)\.$"))
+    assert page.evaluate("document.activeElement.matches('[data-offline-saved]')")  # where the pressed button was
+    page.reload()  # the worker says what is saved
+    expect(saved).to_have_text(re.compile(rf"\({re.escape(size)}\)"))
+    assert remove.is_visible() and save.is_hidden()
+    assert violations(page) == []
+    remove.click()
+    expect(save).to_be_visible()
+    assert saved.is_hidden() and remove.is_hidden() and page.evaluate("document.activeElement.matches('[data-offline-save-button]')")
+    assert page.locator("[data-offline-status]").inner_text().startswith("Nederlands")
+    kept = set(page.evaluate(KEPT_PATHS, served.url))
+    assert "nl/glossary/" in kept and "nl/glossary/warp/" not in kept and "nl/offline-pages.json" not in kept, sorted(kept)
+    assert "nl/offline/" in kept  # the offline page stays for every page
+    page.reload()
+    expect(save).to_be_visible()
+    assert saved.is_hidden()
+    context.set_offline(True)
+    page.goto(served.url + "nl/glossary/warp/")
+    assert page.locator("h1").inner_text() == "Je bent offline"
+    page.goto(served.url + "nl/glossary/")
+    assert page.locator("h1").inner_text() == "Woordenlijst"
+    context.close()

@@ -4,10 +4,11 @@ the search page, comparison tables and term pages; in Chromium where CSS or Java
 from __future__ import annotations
 
 import re
+import time
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from conftest import LOADING_MS, next_frame, with_timeouts
+from conftest import LOADING_MS, QuietServer, _QuietHandler, minimal_files, next_frame, run_cli, with_timeouts, write_files
 from test_accessibility import violations
 
 PHONE = {"width": 375, "height": 667}
@@ -107,6 +108,157 @@ def test_on_a_phone_the_header_search_opens_with_its_field_focused(new_page):
     page.keyboard.press("Enter")
     page.wait_for_selector(".search-results li a", timeout=LOADING_MS)  # Pagefind loads its WebAssembly first
     assert page.locator("#search-query").input_value() == "systolic"
+
+
+LONG_TITLES = {  # 60 characters, shown whole; longer ones, cut after a word
+    "nl": "Basiskennis van kunstmatige intelligentie en machinaal leren",
+    "fr": "Les bases de l'apprentissage automatique et de l'intelligence artificielle",
+    "de": "Grundlagen der künstlichen Intelligenz und des maschinellen Lernens",
+}
+# Each line of the title the header shows, by the tops of its characters' boxes.
+TITLE_LINES = """(link) => {
+  const shown = [...link.querySelectorAll("[aria-hidden=true]")].find((span) => span.getClientRects().length) || link;
+  const lines = new Map();
+  for (const walker = document.createTreeWalker(shown, NodeFilter.SHOW_TEXT); walker.nextNode(); ) {
+    const text = walker.currentNode;
+    for (let i = 0; i < text.data.length; i++) {
+      const range = document.createRange();
+      range.setStart(text, i);
+      range.setEnd(text, i + 1);
+      const box = [...range.getClientRects()].find((rect) => rect.width > 0);
+      if (box) lines.set(Math.round(box.top), (lines.get(Math.round(box.top)) || "") + text.data[i]);
+    }
+  }
+  return [...lines.values()].map((line) => line.trim());
+}"""
+
+
+@pytest.fixture(scope="module")
+def long_titles_url(tmp_path_factory):
+    """A site in nl, fr and de without short titles, whose titles are 60 characters or more, served."""
+    import functools
+    import threading
+
+    root = tmp_path_factory.mktemp("long-titles")
+    site_yaml = "languages: [nl, fr, de]\nbase_url: https://example.org/repo/\n" + "".join(f"{lang}: {{title: \"{title}\"}}\n" for lang, title in LONG_TITLES.items())
+    content = write_files(root / "content", minimal_files(**{"site.yaml": site_yaml}))
+    assert run_cli("build", "--content", content, "--out", root / "repo", "--no-search").status == 0
+    server = QuietServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(root)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/repo/"
+    server.shutdown()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [320, 375, 1280])
+def test_a_long_title_fits_the_header_in_lines_of_whole_words(browser, long_titles_url, width):
+    """SPEC 5, every page: a title of up to 60 characters wraps at its spaces and is shown
+    whole; a longer one is cut after a word, with an ellipsis; on a phone it takes two lines
+    at most, and the header stays at most 100 px tall."""
+    context = browser.new_context(viewport={"width": width, "height": 667 if width < 400 else 800}, service_workers="block")
+    page = context.new_page()
+    for lang, title in LONG_TITLES.items():
+        page.goto(f"{long_titles_url}{lang}/glossary/")
+        lines = page.locator(".site-title").evaluate(TITLE_LINES)
+        words = title.split()
+        shown = " ".join(lines).removesuffix("…").split()
+        assert all(word in words for line in lines for word in line.removesuffix("…").split()), (lang, lines)
+        assert shown == words[: len(shown)] and (shown == words) == (len(title) <= 60), (lang, lines)
+        assert len(lines) <= (2 if width < 400 else 3) and page.locator(".site-header").bounding_box()["height"] <= 100, (lang, lines)
+        assert page.get_by_role("link", name=title, exact=True).count() == 1  # its name is the whole title
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    context.close()
+
+
+# -- the menu's due count, and what links to the comparisons ----------------------------
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 1280, "height": 800}])
+def test_the_due_count_shows_on_the_menu_control_and_the_review_link_only_when_something_is_due(browser, site_url, viewport):
+    from test_study import DAY_MS, put, record_with
+
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    page.goto(site_url + "nl/")
+    page.wait_for_selector("[data-dashboard-body]:not([hidden])")
+    summary = page.locator("details:has(.menu) > summary")
+    assert page.locator("[data-due-count]").inner_text() == "0" and page.locator("[data-due-link]").is_hidden()  # no "0 Herhalen"
+    assert summary.locator("[data-menu-badge]").is_hidden()
+    put(page, record_with({"all-reduce": [{"choice": 0, "correct": False, "time": int(time.time() * 1000) - 2 * DAY_MS}]}))
+    page.reload()
+    badge = summary.locator("[data-menu-badge]")
+    badge.locator("[aria-hidden=true]").filter(has_text="1").wait_for()  # once the page has planned the attempt: due yesterday
+    assert badge.is_visible() and "(Vandaag te herhalen: 1)" in summary.text_content()  # in words for screen readers
+    assert page.locator("[data-due-link]").is_visible()
+    assert summary.bounding_box()["y"] + summary.bounding_box()["height"] <= 62  # still one line in the bar
+    context.close()
+
+
+def test_the_home_page_and_the_glossary_link_to_every_comparison(sample_site):
+    for lang in ("nl", "fr"):
+        for page in ("index.html", "glossary/index.html"):
+            html = (sample_site / lang / page).read_text(encoding="utf-8")
+            for comparison in ("parallelism-strategies", "memory-compute-tradeoffs"):
+                assert re.search(rf'<a href="[./]*{lang}/comparisons/{comparison}/"', html), (lang, page, comparison)
+
+
+# -- the header's search as you type --------------------------------------------------------
+
+@pytest.mark.browser
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 1280, "height": 800}])
+def test_the_header_field_searches_as_you_type_and_its_results_work_by_keyboard(open_page, viewport):
+    opened = open_page("fr/glossary/", width=viewport["width"])
+    page = opened.page
+    page.set_viewport_size(viewport)
+    field = page.locator("#header-search-query")
+    if not field.is_visible():  # a phone: the compact control opens it
+        page.locator(".header-search > summary").click()
+    field.press_sequentially("systol", delay=40)  # no Enter
+    results = page.locator("[data-header-list] a")
+    page.wait_for_selector("[data-header-list][aria-busy=false] a", timeout=LOADING_MS)  # Pagefind loads its WebAssembly first
+    found = {a["path"]: a["kind"] for a in results.evaluate_all("links => links.map(a => ({path: a.pathname, kind: a.querySelector('.result-kind')?.textContent}))")}
+    term, question = found.get("/repo/fr/glossary/systolic-array/"), found.get("/repo/fr/questions/systolic-array/")
+    assert term and question and term != question, found  # each says its kind in words
+    assert "systol" in page.locator("[data-header-status]").inner_text()
+    list_box, field_box = page.locator("[data-header-list]").bounding_box(), field.bounding_box()
+    assert list_box["y"] >= field_box["y"] + field_box["height"] and list_box["x"] + list_box["width"] <= viewport["width"]  # under the field, on screen
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement === document.querySelector('[data-header-list] a')")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate("document.activeElement.id") == "header-search-query"
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Escape")  # closes the list, gives the focus back to the field
+    assert page.evaluate("document.activeElement.id") == "header-search-query" and not results.first.is_visible()
+    assert field.is_visible()  # the phone's search panel is still open: one Escape, one thing closed
+    field.press("ArrowDown")  # the results come back, and Enter opens the one in focus
+    target = page.evaluate("document.activeElement.href")
+    page.keyboard.press("Enter")
+    page.wait_for_url(target)
+    kind = page.locator("main").get_attribute("data-pagefind-meta")  # the page's own metadata gave the result's kind
+    assert kind == "kind:" + found[urlsplit(target).path].removeprefix(", ")
+    assert opened.errors == []
+
+
+@pytest.mark.browser
+def test_the_search_page_shifts_nothing_while_its_results_come_on_a_phone(browser, site_url):
+    """The results of the address's query fill in under a line kept for the status, with the
+    footer out of view: a cumulative layout shift under 0.1 (it was 0.151)."""
+    from test_study_app import CLS_OBSERVER
+
+    context = browser.new_context(viewport=PHONE)
+    context.add_init_script(CLS_OBSERVER)
+    page = context.new_page()
+    page.goto(site_url + "nl/search/?q=gpu")
+    page.wait_for_selector(".search-results[aria-busy=false] li a", timeout=LOADING_MS)
+    next_frame(page)
+    assert page.evaluate("window.__cls") < 0.1
+    said = page.locator(".search-results li").evaluate_all("items => items.map((li) => li.querySelector('.result-kind')?.textContent)")
+    assert all(said) and len(set(said)) >= 3, said  # each result says its kind: questions, the term, the topic
+    assert page.locator(".site-header").bounding_box()["height"] <= 100
+    context.close()
 
 
 # -- the search page ----------------------------------------------------------------------
@@ -248,6 +400,8 @@ def test_a_term_page_reveals_the_answer_after_its_choices(new_page):
 def test_the_open_phone_search_and_a_phone_comparison_pass_axe(open_page, scheme):
     page = open_page("fr/comparisons/parallelism-strategies/", width=375, color_scheme=scheme, bypass_csp=True).page
     page.locator(".header-search > summary").click()
+    page.locator("#header-search-query").press_sequentially("gpu")
+    page.wait_for_selector("[data-header-list][aria-busy=false] a", timeout=LOADING_MS)  # its results open under it
     assert violations(page) == []
 
 

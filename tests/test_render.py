@@ -173,3 +173,15 @@ def test_trans_blocks_compile_to_what_jinjas_gettext_gives_them():
     assert "verb: Hallo &lt;b&gt;&amp;" in environment.from_string(TRANS_BLOCKS).render(values)
     compiled = environment.compile(TRANS_BLOCKS.rsplit("|", 2)[0], raw=True)
     assert "gettext" not in compiled and "Hallo " in compiled
+
+
+def test_the_header_title_is_whole_up_to_60_characters_else_cut_after_a_word():
+    from studysite.render.renderer import header_title
+
+    sixty = "Basiskennis van kunstmatige intelligentie en machinaal leren"
+    assert len(sixty) == 60 and header_title(sixty) == sixty
+    assert header_title(sixty + " voor beginners") == "Basiskennis van kunstmatige intelligentie en machinaal…"  # 60 with the ellipsis
+    assert header_title("Les bases de l'apprentissage automatique et de l'intelligence artificielle") == "Les bases de l'apprentissage automatique et de…"
+    assert header_title("Künstliche Intelligenz und maschinelles Lernen, Grundlagen: eine Einführung") == "Künstliche Intelligenz und maschinelles Lernen…"  # no comma before the ellipsis
+    assert header_title("x" * 80) == "x" * 59 + "…"  # one word longer than the header: cut where it must be
+    assert all(len(header_title(title)) <= 60 for title in (sixty * 2, "a " * 50, "é" * 61))

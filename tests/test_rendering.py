@@ -30,7 +30,9 @@ def test_batches_hold_every_page_once_each_work_group_whole_and_the_largest_come
 
 def test_a_language_s_term_pages_are_rendered_by_one_process_and_a_topic_s_questions_with_its_practice_page():
     """They read the same texts (a term page quotes the sentences of every question using
-    the term), which a process works out once for all the pages it renders."""
+    the term; a topic's question pages, its practice page and its topic page, whose printed
+    worksheet holds them, show its questions), which a process works out once for all the
+    pages it renders."""
     from conftest import STUDY_CONTENT
 
     from studysite import pipeline
@@ -50,7 +52,7 @@ def test_a_language_s_term_pages_are_rendered_by_one_process_and_a_topic_s_quest
         topics = {page.record for page in pages if page.template == "practice.html" and page.language == language}
         for topic in topics:
             assert batches_holding(language, work_group=f"{language}/{topic}") == 1
-        assert {page.template for page in pages if page.work_group == f"{language}/{min(topics)}"} == {"question.html", "practice.html"}
+        assert {page.template for page in pages if page.work_group == f"{language}/{min(topics)}"} == {"question.html", "practice.html", "topic.html"}
 
 
 def test_a_worker_that_fails_takes_what_is_left_so_the_others_stop_soon():

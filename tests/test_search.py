@@ -140,4 +140,4 @@ def test_a_language_with_no_record_shown_has_no_index_and_the_build_goes_on(make
     result = run_cli("build", "--content", make_content(**{"site.yaml": site_yaml}), "--out", tmp_path / "site")
     assert result.status == 0, result.err
     assert sorted(p.name for p in (tmp_path / "site/pagefind").iterdir()) == ["fr", "nl"]
-    assert (tmp_path / "site/de/search/index.html").is_file(), "its search page says there is no index (search.mjs)"
+    assert (tmp_path / "site/de/search/index.html").is_file(), "its search page says there is no index (js/search.js)"

@@ -73,7 +73,10 @@ export function start(context) {
     context.refresh();
   });
   context.onRefresh.push((record) => show(body, record, context.format));
-  context.onDue.push((count) => { body.querySelector("[data-due-count]").textContent = context.format(count); });
+  context.onDue.push((count) => {
+    body.querySelector("[data-due-count]").textContent = context.format(count);
+    body.querySelector("[data-due-link]").hidden = count === 0; // nothing to review: no link that says so
+  });
   context.refresh();
   body.hidden = false;
 }

@@ -63,7 +63,7 @@ function siteIds(url) {
 
 /* The due count on the menu's Review link: a number to see, a sentence to hear. */
 function showBadge(count, strings, format) {
-  document.querySelectorAll("[data-due-badge]").forEach((badge) => {
+  document.querySelectorAll("[data-due-badge], [data-menu-badge]").forEach((badge) => {
     const number = document.createElement("span");
     const words = document.createElement("span");
     number.setAttribute("aria-hidden", "true");

@@ -183,7 +183,8 @@ class ViewBuilder:
             *(f"comparisons/{c}" for c in lg.comparisons_by_topic[topic_id]),
         )
         about = description(self.content_html.topics[(topic_id, text_lang)].description)
-        return self._record_page(lg, "topics", topic_id, title, self._topic_view, sources, about)
+        group = f"{lg.edition.language}/{topic_id}"  # its worksheet shows the questions as their pages do: made once, by one process
+        return self._record_page(lg, "topics", topic_id, title, self._topic_view, sources, about, group)
 
     def _topic_view(self, lg: LanguageGraph, topic_id: str) -> TopicView:
         language, text_lang = lg.edition.language, lg.edition.topics[topic_id]
@@ -196,6 +197,7 @@ class ViewBuilder:
             terms=tuple(sorted((self.parts.term_link(lg, t) for t in lg.terms_by_topic[topic_id]), key=lambda link: sort_key(link.label))),
             comparisons=tuple(self.parts.comparison_link(lg, c) for c in lg.comparisons_by_topic[topic_id]),
             practice=urls.record("practice", language, topic_id) if lg.questions_by_topic[topic_id] else "",
+            worksheet=tuple(self.parts.question_body(lg, q, linked=True) for q in lg.questions_by_topic[topic_id]),
         )
 
     def question(self, lg: LanguageGraph, question_id: str) -> Page:

@@ -84,8 +84,8 @@ class SitePages:
             )
             for t in lg.edition.topics
         )
-        view = HomeView(topics, Markup(self.content_html.site.get(language, "")), len(lg.edition.terms))
-        sources = tuple(f"topics/{t}" for t in lg.edition.topics)
+        view = HomeView(topics, Markup(self.content_html.site.get(language, "")), len(lg.edition.terms), self._comparison_links(lg))
+        sources = (*(f"topics/{t}" for t in lg.edition.topics), *(f"comparisons/{c}" for c in lg.edition.comparisons))
         return Page(urls.home(language), "home.html", language, self.site_title(language), _ready(view), self._every_language(urls.home), sources)
 
     def glossary(self, lg: LanguageGraph) -> Page:
@@ -100,10 +100,15 @@ class SitePages:
             "glossary.html",
             language,
             "",
-            _ready(GlossaryView({letter: tuple(entries) for letter, entries in groups.items()})),
+            _ready(GlossaryView({letter: tuple(entries) for letter, entries in groups.items()}, self._comparison_links(lg))),
             self._every_language(urls.glossary),
-            tuple(f"glossary/{t}" for t in lg.edition.terms),
+            (*(f"glossary/{t}" for t in lg.edition.terms), *(f"comparisons/{c}" for c in lg.edition.comparisons)),
         )
+
+    def _comparison_links(self, lg: LanguageGraph) -> tuple[Link, ...]:
+        """The language's comparisons, which the home page and the glossary link to: the
+        site menu has no entry of its own for them."""
+        return tuple(self.parts.comparison_link(lg, c) for c in lg.edition.comparisons)
 
     def search(self, lg: LanguageGraph) -> Page:
         language = lg.edition.language
@@ -135,7 +140,8 @@ class SitePages:
 
     def downloads(self, lg: LanguageGraph) -> Page:
         """The language's Anki deck, how to import it, and the switch that saves the language for offline reading."""
-        language, deck = lg.edition.language, anki.deck_summary(lg, self.site_title(self.site.default_language))
+        language = lg.edition.language
+        deck = anki.deck_summary(lg, self.site_title(language))  # its file named in its own language
         view = DownloadsView(deck, offline.page_list_path(language), language_name(language, language))
         return Page(urls.downloads(language), "downloads.html", language, "", _ready(view), self._every_language(urls.downloads))
 

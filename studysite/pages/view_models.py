@@ -160,6 +160,7 @@ class TopicView(View):
     terms: tuple[Link, ...]
     comparisons: tuple[Link, ...]
     practice: str  # the practice page, "" when the topic has no questions
+    worksheet: tuple[QuestionBody, ...] = ()  # its questions as paper shows them (print.css): stems and choices, then the answers
 
 
 @dataclass(frozen=True)
@@ -222,6 +223,7 @@ class HomeView(View):
     topics: tuple[TopicCard, ...]
     description: Markup  # the site's
     term_count: int
+    comparisons: tuple[Link, ...] = ()  # every comparison of the language, in content order
 
 
 @dataclass(frozen=True)
@@ -235,6 +237,7 @@ class GlossaryView(View):
     """glossary.html: every term of a language, under its index letter."""
 
     groups: Mapping[str, tuple[GlossaryEntry, ...]]  # index letter -> its terms, in order
+    comparisons: tuple[Link, ...] = ()  # every comparison of the language: tables of terms side by side
 
 
 @dataclass(frozen=True)

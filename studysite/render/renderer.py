@@ -26,6 +26,7 @@ SITEMAP_MAX_BYTES = 50 * 1024 * 1024
 MACROS = "macros.html"  # the pages' macros, m in every template
 
 SCHEDULER = "vendor/ts-fsrs-5.4.2/index.mjs"  # the static file the study scripts schedule with (ts-fsrs)
+HEADER_TITLE_LIMIT = 60  # characters of the site's title the header shows (SPEC 5, "Every page")
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' https:; object-src 'none'; base-uri 'none'; form-action 'self'"
 )
@@ -52,6 +53,17 @@ class SiteInfo:
         if self.look.icons is not None:
             return list(self.look.icons)
         return offline.default_icons(self.assets)
+
+
+def header_title(title: str, limit: int = HEADER_TITLE_LIMIT) -> str:
+    """The site's title as the header shows it: whole up to limit characters (it wraps at its
+    spaces, in two lines on a phone), else cut after its last whole word that fits, with an
+    ellipsis, so that no word is cut (a title that is one long word is cut where it must)."""
+    if len(title) <= limit:
+        return title
+    room = title[: limit - 1]  # the ellipsis takes the last character
+    cut = room[: room.rfind(" ")] if " " in room.strip() else room
+    return cut.rstrip(" ,;:.-–—·") + "…"
 
 
 def is_part(name: str) -> bool:
@@ -167,6 +179,7 @@ class Renderer:
                 "root": links.root,  # href(path) is root ~ path, for any path but the root's own ""
                 "site_title": site.titles.get(language) or site.titles.get(site.languages[0], ""),
                 "site_short_title": site.short_titles.get(language, "") if site.titles.get(language) else "",
+                "site_header_title": header_title(site.titles.get(language) or site.titles.get(site.languages[0], "")),
                 "home": urls.home(language),
                 "glossary_path": urls.glossary(language),
                 "search_path": urls.search(language),

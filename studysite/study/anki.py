@@ -1,7 +1,10 @@
 """Anki: one deck package (.apkg) per site language, made with genanki.
 
 A language's deck is "<site title>" with a sub-deck per topic ("<site title>::<topic
-title>") holding its questions, and one for the glossary's terms. Fields hold the same
+title>") holding its questions, and one for the glossary's terms. A typed question's note
+uses Anki's type-in field, on a note type of its own; one with a blank in its stem is a
+Cloze note, the answer in the blank's place; every other type is Basic with the answer in
+words, as its page gives it. Fields hold the same
 sanitised HTML as the pages (without the links to term pages, which would lead nowhere
 in Anki). Model, deck and note ids and note GUIDs are derived from the site's URL, the
 language and the record id, so importing a newer deck updates the notes it imported
@@ -44,7 +47,10 @@ CARD_TEMPLATES = "anki/cards.html"
 UNTRANSLATED_TAG = "untranslated"
 DECK_SUFFIX = ".apkg"
 DECK_SLUG_LIMIT = 64  # characters of the title in a package's file name: with the language, far below any file system's limit
-QUESTION_FIELDS = ("Stem", "Choices", "Answer", "Explanation", "Topic", "Link")
+QUESTION_FIELDS = ("Stem", "Choices", "Answer", "Explanation", "Topic", "Link")  # Basic, with the answer in words
+TYPED_FIELDS = ("Stem", "Answer", "Also accepted", "Explanation", "Topic", "Link")  # Anki's type-in field: {{type:Answer}}
+CLOZE_FIELDS = ("Text", "Also accepted", "Explanation", "Topic", "Link")  # a typed question's stem with {{c1::answer}} in its blank
+BLANK = "___"  # a typed question's blank in its stem (SPEC: question types)
 
 
 def deck_path(title: str, language: str) -> str:
@@ -128,10 +134,11 @@ class DeckSummary:
     topics: int
 
 
-def deck_summary(lg: LanguageGraph, default_title: str) -> DeckSummary:
-    """What the downloads page says of a language's deck: where it is and what it holds."""
+def deck_summary(lg: LanguageGraph, title: str) -> DeckSummary:
+    """What the downloads page says of a language's deck: where it is (named from the site's
+    title in that language) and what it holds."""
     topics = sum(1 for topic_id in lg.edition.topics if lg.questions_by_topic[topic_id])
-    path = deck_path(default_title, lg.edition.language)
+    path = deck_path(title, lg.edition.language)
     return DeckSummary(path, questions=len(lg.edition.questions), terms=len(lg.edition.terms), topics=topics)
 
 
@@ -246,6 +253,12 @@ def plan_deck(source: DeckSource, language: str, environment: jinja2.Environment
     term_fields = ("Term", term_field_name(term_language), "Definition")
     models = {
         "question": ModelPlan(f"{title} ({language})", QUESTION_FIELDS, str(cards.question_front()), str(cards.question_back()), str(cards.css())),
+        "typed": ModelPlan(
+            f"{title}: {anki_name(str(cards.typed_name()))} ({language})", TYPED_FIELDS, str(cards.typed_front()), str(cards.typed_back()), str(cards.css())
+        ),
+        "cloze": ModelPlan(
+            f"{title}: {anki_name(str(cards.cloze_name()))} ({language})", CLOZE_FIELDS, str(cards.cloze_front()), str(cards.cloze_back()), str(cards.css()), True
+        ),
         "term": ModelPlan(
             f"{title}: {anki_name(str(cards.glossary()))} ({language})",
             term_fields,
@@ -258,7 +271,7 @@ def plan_deck(source: DeckSource, language: str, environment: jinja2.Environment
     glossary = f"{title}::{anki_name(str(cards.glossary()))}"
     notes = [*question_notes(source, edition, title, environment, memo), *term_notes(source, edition, glossary)]
     decks = (title, *dict.fromkeys(note.deck for note in notes))
-    path = deck_path(source.site_title(site.default_language), language)
+    path = deck_path(source.site_title(language), language)
     return DeckPlan(language, path, site.base_url, models, decks, tuple(notes), source.made_from, deck_media(source, notes), str(source.media_root))
 
 
@@ -302,20 +315,48 @@ def question_notes(source: DeckSource, edition: Edition, title: str, environment
         body, answer = card_html(str(part.body(question, "")), language_url), card_html(str(part.answer(question, "")), language_url)
         return body, answer, guid_for(base_url, language, "question", question_id)
 
+    also_accepted = environment.get_template(CARD_TEMPLATES).module.word_list
     for topic_id, text_lang in edition.topics.items():
         topic_title = content.topics[topic_id].texts[text_lang].title
         deck, topic_field = f"{title}::{anki_name(topic_title)}", text_field(topic_title)
         for question_id in by_topic[topic_id]:
             question, shown = content.questions[question_id], edition.questions[question_id]
             texts = source.content_html.questions[(question_id, shown)]
-            made_of = (question.type, str(question.answer), shown, *source.content_html.question_fragments(question_id, shown))
-            choices, answer, guid = memo.question(question_id, made_of, functools.partial(made, question_id, shown))
             link = html.escape(urls.absolute(base_url, urls.record("questions", language, question_id)))  # an attribute's value
+            about = (offline_html(texts.explanation, language_url), topic_field, link)
             stem = _with_sound(offline_html(texts.question, language_url), source.content_html.audio.get(("questions", question_id, shown)))
-            fields = (stem, choices, answer, offline_html(texts.explanation, language_url), topic_field, link)
+            if question.type == "typed":
+                accept = question.texts[shown].accept
+                others = str(also_accepted(accept[1:])) if len(accept) > 1 else ""
+                guid = guid_for(base_url, language, "question", question_id)
+                if BLANK in stem:
+                    model, fields = "cloze", (cloze_text(stem, accept[0]), others, *about)
+                else:
+                    model, fields = "typed", (stem, text_field(accept[0]), others, *about)
+            else:
+                made_of = (question.type, str(question.answer), shown, *source.content_html.question_fragments(question_id, shown))
+                choices, answer, guid = memo.question(question_id, made_of, functools.partial(made, question_id, shown))
+                model, fields = "question", (stem, choices, answer, *about)
             tags = (UNTRANSLATED_TAG,) if shown != language else ()
-            notes.append(DeckNote("question", deck, guid, fields, tags, source.modified(question.location.path)))
+            notes.append(DeckNote(model, deck, guid, fields, tags, source.modified(question.location.path)))
     return notes
+
+
+_CLOZE_MARKUP = str.maketrans({"{": "&#123;", "}": "&#125;", ":": "&#58;"})
+
+
+def cloze_text(stem: str, answer: str) -> str:
+    """A typed question's stem (HTML) as a Cloze note's text: its answer in the place of its
+    blank, as {{c1::answer}}. The answer is text, and neither it nor the stem can open or
+    close a cloze of its own: their braces (and the answer's colons, which end a cloze's
+    answer) are written as character references, which Anki shows and compares as they are."""
+    before, _, after = stem.partition(BLANK)
+    hidden = html.escape(answer, quote=False).translate(_CLOZE_MARKUP)
+    return f"{_no_cloze(before)}{{{{c1::{hidden}}}}}{_no_cloze(after)}"
+
+
+def _no_cloze(html_text: str) -> str:
+    return html_text.replace("{{", "{&#123;").replace("}}", "}&#125;")
 
 
 def term_notes(source: DeckSource, edition: Edition, deck: str) -> list[DeckNote]:

@@ -1,29 +1,26 @@
-"""The .apkg package of a deck's plan, written by genanki (its public Model, Deck, Note and
-Package): the SQLite collection, zipped with an empty media list. Its bytes depend only on
-the plan (study/anki.py makes it): each note carries its record's time and ids derived from
-its GUID (PlannedNote), the note types the latest of those times, and the zip entries are
+"""The .apkg package of a deck's plan, written by genanki's documented API (Model, Deck,
+Note, Package.write_to_file): the SQLite collection, zipped with an empty media list. Its
+bytes depend only on the plan (study/anki.py makes it): genanki numbers notes and cards in
+turn from the package's time and dates them all by it; settle_notes then gives each note its
+record's time and ids of its own (stable_ids), and the zip is made again here with entries
 dated 1980-01-01.
 """
 
 from __future__ import annotations
 
-import functools
+import contextlib
 import hashlib
 import io
-import itertools
 import json
 import sqlite3
 import struct
 import tempfile
-from collections.abc import Iterator, Mapping
+import zipfile
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from studysite.content.media import media_bytes
-
-if TYPE_CHECKING:
-    import genanki
 
 
 def load_genanki():
@@ -39,7 +36,7 @@ ZIP_LEVEL = 2  # ISA-L's level (0 to 3): at 5,000 questions 3 takes twice as lon
 
 @dataclass(frozen=True)
 class DeckNote:
-    model: str  # "question" or "term"
+    model: str  # its note type's key in the plan's models: "question", "typed", "cloze", "term"
     deck: str  # the full name of its sub-deck
     guid: str
     fields: tuple[str, ...]
@@ -54,6 +51,7 @@ class ModelPlan:
     front: str
     back: str
     css: str
+    cloze: bool = False  # a Cloze note type: a card for each {{c1::...}} of its first field
 
 
 @dataclass(frozen=True)
@@ -89,10 +87,41 @@ def stable_id(*parts: str, low: int = 1 << 30, span: int = 1 << 30) -> int:
     return low + int.from_bytes(digest[:8], "big") % span
 
 
+_ID_RANGE = {"low": 1_500_000_000_000, "span": 100_000_000_000}  # note and card ids: milliseconds, as Anki makes them
+
+
+def note_id(guid: str) -> int:
+    """A note's id where none other takes it: derived from its GUID."""
+    return stable_id(guid, "note", **_ID_RANGE)
+
+
+def card_id(guid: str, ordinal: int) -> int:
+    """A card's id where none other takes it: derived from its note's GUID and its place."""
+    return stable_id(guid, "card", *([str(ordinal)] if ordinal else []), **_ID_RANGE)
+
+
+def free_ids(keys: Iterable[tuple], first_choice: Callable[..., int], taken: set[int]) -> dict[tuple, int]:
+    """An id for each key, none in taken (which each is added to): its first choice, else the
+    next free one after it, wrapping round within the ids' range. Keys are given their ids in
+    sorted order, so the same keys always get the same ids, and a key keeps its id unless a
+    key before it comes to collide with it: at 120,000 notes, two first choices are equal in
+    about one deck in fourteen."""
+    ids = {}
+    low, span = _ID_RANGE["low"], _ID_RANGE["span"]
+    for key in sorted(keys):
+        chosen = first_choice(*key)
+        while chosen in taken:
+            chosen = low + (chosen - low + 1) % span
+        taken.add(chosen)
+        ids[key] = chosen
+    return ids
+
+
 def write_package(plan: DeckPlan) -> bytes:
-    """The .apkg bytes of a plan: genanki's Package.write_to_db writes the collection into a
-    file of ours, zipped here. Not its write_to_file: that leaves its copy of the collection
-    in the system's temporary folder, and zips it undeflated, dated by that file's time."""
+    """The .apkg bytes of a plan: genanki's Package.write_to_file writes the collection, its
+    notes numbered and dated as it does, into a package in a folder of ours; settle_notes
+    gives them their own ids and times, and zip_package zips the collection again, so that
+    equal plans make equal bytes (genanki's zip is dated by the time it is made)."""
     genanki = load_genanki()
     models = {
         kind: genanki.Model(
@@ -101,49 +130,76 @@ def write_package(plan: DeckPlan) -> bytes:
             fields=[{"name": name} for name in m.fields],
             templates=[{"name": m.name, "qfmt": m.front, "afmt": m.back}],
             css=m.css,
+            model_type=genanki.Model.CLOZE if m.cloze else genanki.Model.FRONT_BACK,
         )
         for kind, m in plan.models.items()
     }
     decks = {name: genanki.Deck(stable_id(plan.site_key, plan.language, "deck", name), name) for name in plan.decks}
-    planned_note = planned_note_class()
     for note in plan.notes:
-        decks[note.deck].add_note(planned_note(note, models[note.model]))
+        decks[note.deck].add_note(genanki.Note(model=models[note.model], fields=list(note.fields), tags=list(note.tags), guid=note.guid))
     timestamp = max((note.modified for note in plan.notes), default=0)  # the note types' time
     with tempfile.TemporaryDirectory(prefix="studysite-deck-") as folder:  # on disk: a large deck stays out of memory
-        database = Path(folder) / "collection.anki2"
-        connection = sqlite3.connect(database)
-        try:
-            connection.execute("PRAGMA journal_mode = OFF")  # a file made once and thrown away needs no rollback journal
-            connection.execute("PRAGMA synchronous = OFF")  # nor to reach the disk before it is zipped
-            genanki.Package(list(decks.values())).write_to_db(connection.cursor(), timestamp, itertools.count(1))  # ids: PlannedNote's
-            connection.commit()
-        finally:
-            connection.close()
+        made, database = Path(folder) / "genanki.apkg", Path(folder) / "collection.anki2"
+        with scratch_files_in(folder):
+            genanki.Package(list(decks.values())).write_to_file(str(made), timestamp=timestamp)
+        with zipfile.ZipFile(made) as package, package.open("collection.anki2") as collection, database.open("wb") as copy:
+            while chunk := collection.read(1 << 20):
+                copy.write(chunk)
+        made.unlink()
+        settle_notes(database, plan.notes)
         return zip_package(database, [(name, media_bytes(Path(plan.media_root), source)) for name, source in plan.media])
 
 
-@functools.cache
-def planned_note_class() -> type[genanki.Note]:
-    """genanki's Note for a DeckNote (made once genanki is imported), written with the note's
-    own time, so that Anki updates on import only the notes whose records changed, and with
-    ids derived from its GUID rather than the package's counter, which numbers the notes in
-    turn from the package's time: a note keeps its ids when other notes come or go."""
-    genanki = load_genanki()
-
-    class PlannedNote(genanki.Note):
-        def __init__(self, note: DeckNote, model: genanki.Model):
-            super().__init__(model=model, fields=list(note.fields), tags=list(note.tags), guid=note.guid)
-            self.modified = note.modified
-
-        def write_to_db(self, cursor: sqlite3.Cursor, timestamp: float, deck_id: int, id_gen: Iterator[int]) -> None:
-            ids = [stable_id(self.guid, "note", **_ID_RANGE)]
-            ids += [stable_id(self.guid, "card", *([str(card.ord)] if card.ord else []), **_ID_RANGE) for card in self.cards]
-            super().write_to_db(cursor, self.modified, deck_id, iter(ids))
-
-    return PlannedNote
+@contextlib.contextmanager
+def scratch_files_in(folder: str) -> Iterator[None]:
+    """Python's temporary files made in folder while the block runs. genanki's write_to_file
+    makes its copy of the collection with tempfile.mkstemp() and never deletes it: in our
+    folder, it goes with it. tempfile.tempdir is the documented way to choose that folder;
+    nothing else runs meanwhile in a deck's process (or, building with one job, in the build's,
+    which writes the decks before it starts the search index's threads)."""
+    before = tempfile.tempdir
+    tempfile.tempdir = folder
+    try:
+        yield
+    finally:
+        tempfile.tempdir = before
 
 
-_ID_RANGE = {"low": 1_500_000_000_000, "span": 100_000_000_000}  # note and card ids: milliseconds, as Anki makes them
+def settle_notes(database: Path, notes: Iterable[DeckNote]) -> None:
+    """Give each note of the collection (found by its GUID) its own time and ids, and its
+    cards theirs (free_ids: derived from the GUID, never equal to another note's or card's),
+    in place of genanki's: it numbers them in turn from the package's time, so a note's ids
+    would change whenever a note before it came or went, and dates them all by that time,
+    where Anki updates on import only the notes whose time is newer."""
+    times = {note.guid: note.modified for note in notes}
+    connection = sqlite3.connect(database)
+    try:
+        connection.execute("PRAGMA journal_mode = OFF")  # a file made once and thrown away needs no rollback journal
+        connection.execute("PRAGMA synchronous = OFF")  # nor to reach the disk before it is zipped
+        cards = connection.execute("SELECT notes.guid, cards.ord FROM cards JOIN notes ON notes.id = cards.nid").fetchall()
+        taken: set[int] = set()
+        note_ids = free_ids([(guid,) for guid in times], note_id, taken)
+        card_ids = free_ids(cards, card_id, taken)
+        connection.execute("CREATE TEMP TABLE planned_notes (guid TEXT PRIMARY KEY, id INTEGER, mod INTEGER)")
+        connection.execute("CREATE TEMP TABLE planned_cards (guid TEXT, ord INTEGER, id INTEGER, PRIMARY KEY (guid, ord))")
+        connection.executemany("INSERT INTO planned_notes VALUES (?, ?, ?)", ((guid, note_ids[(guid,)], time) for guid, time in times.items()))
+        connection.executemany("INSERT INTO planned_cards VALUES (?, ?, ?)", ((guid, ordinal, new) for (guid, ordinal), new in card_ids.items()))
+        connection.executescript(SETTLE_NOTES)
+        connection.commit()
+        connection.execute("VACUUM")  # the rows moved: packed again, as a collection written at once is
+    finally:
+        connection.close()
+
+
+# genanki's ids are set aside first (made negative), so that no new id meets an old one.
+SETTLE_NOTES = """
+UPDATE cards SET id = -id;
+UPDATE notes SET id = -id;
+UPDATE cards SET id = planned_cards.id, nid = planned_notes.id, mod = planned_notes.mod
+  FROM notes, planned_notes, planned_cards
+  WHERE notes.id = -cards.nid AND planned_notes.guid = notes.guid AND planned_cards.guid = notes.guid AND planned_cards.ord = cards.ord;
+UPDATE notes SET id = planned_notes.id, mod = planned_notes.mod FROM planned_notes WHERE planned_notes.guid = notes.guid;
+"""
 
 
 def zip_package(database: Path, media: list[tuple[str, bytes]] | None = None) -> bytes:

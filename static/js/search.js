@@ -1,0 +1,132 @@
+/* Search as the reader types, with Pagefind: what the search page (search-page.js) and the
+   header's field (header-search.js) share. A query runs once the typing pauses; only the
+   latest query may show its results: each run takes a ticket and gives up once a later one
+   was taken, whatever order Pagefind's answers come back in. The list of results says it is
+   busy (aria-busy) until the latest query's results are in. When Pagefind's files cannot be
+   fetched, the reason is given in the page's own words, where it has them: no connection, or
+   no index here. Words and paths come from the form's data- attributes (search.html,
+   templates/parts/search.html); a result's kind, in words, from its page's
+   data-pagefind-meta. */
+
+export const SEARCH_DELAY = 250; /* ms of quiet typing before a search runs */
+
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const SITE_ROOT = new URL("../../", import.meta.url).pathname; /* this module is <root>assets/js.<hash>/search.js */
+
+/* The results' looks (search.css), loaded with this module: no page pays for them before it searches. */
+function loadStyles() {
+  const href = new URL("./search.css", import.meta.url).href;
+  if (document.querySelector(`link[href="${CSS.escape(href)}"]`)) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = href;
+  document.head.append(link);
+}
+
+/* A search over the form's index that fills `list` through show(results, query), clear()
+   and fail(words); limit: how many results it shows at most. */
+export function makeSearch(form, list, { limit, show, clear, fail }) {
+  loadStyles();
+  const indexUrl = new URL(form.dataset.search, document.baseURI).href;
+  let loading = null; /* Pagefind, imported and set up once */
+  let latest = 0; /* the ticket of the latest query */
+  let shown = null; /* the query whose results are shown */
+
+  function load() {
+    if (!loading) {
+      loading = import(indexUrl).then(async (engine) => {
+        await engine.options({ baseUrl: SITE_ROOT });
+        return engine;
+      });
+      loading.catch(() => (loading = null)); /* a failed import is tried again by the next query */
+    }
+    return loading;
+  }
+
+  /* Why search failed: offline (no answer at all), or this copy has no index (an answer, not the file). */
+  async function failure() {
+    if (navigator.onLine === false) return form.dataset.offline;
+    try {
+      const response = await fetch(indexUrl, { method: "HEAD", cache: "no-store" });
+      return response.ok ? form.dataset.offline : form.dataset.unavailable;
+    } catch (error) {
+      return form.dataset.offline;
+    }
+  }
+
+  function settled() {
+    list.setAttribute("aria-busy", "false");
+  }
+
+  async function run(query, delay) {
+    const ticket = ++latest;
+    const current = () => ticket === latest;
+    if (query.trim() === shown) return settled();
+    if (!query.trim()) {
+      shown = "";
+      clear();
+      return settled();
+    }
+    list.setAttribute("aria-busy", "true"); /* until the latest query's results are shown */
+    try {
+      const engine = await load();
+      engine.preload(query).catch(() => {}); /* the search below reports a failure */
+      await pause(delay);
+      if (!current()) return;
+      const found = await engine.search(query);
+      const data = await Promise.all(found.results.slice(0, limit).map((result) => result.data()));
+      if (!current()) return;
+      shown = query.trim();
+      show(data, query);
+      settled();
+    } catch (error) {
+      if (!current()) return;
+      shown = null;
+      fail(await failure());
+      if (current()) settled();
+    }
+  }
+
+  return {
+    run,
+    /* Start loading Pagefind before the first query (the reader is about to type). */
+    warm: () => load().catch(() => {}),
+    /* Forget what is shown, so that the same query runs again (after the list was emptied). */
+    forget: () => { shown = null; },
+  };
+}
+
+/* What a results line says: "Results for “gpu”" or "No results.". */
+export function statusText(form, data, query) {
+  return data.length ? form.dataset.results.replace("{query}", query) : form.dataset.none;
+}
+
+/* A result: a link to the page, its title and its kind in words (question, term, comparison,
+   topic, in the page's language: its data-pagefind-meta), and the passage that matched when
+   asked for. */
+export function resultItem(data, withExcerpt) {
+  const item = document.createElement("li");
+  const link = document.createElement("a");
+  const title = document.createElement("span");
+  link.href = data.url;
+  title.className = "result-title";
+  title.textContent = data.meta.title || data.url;
+  link.append(title);
+  const kind = data.meta.kind;
+  if (kind) {
+    const label = document.createElement("span");
+    label.className = "result-kind";
+    const gap = document.createElement("span");
+    gap.className = "visually-hidden";
+    gap.textContent = ", "; /* heard between the title and the kind */
+    label.append(gap, kind);
+    link.append(" ", label);
+  }
+  item.append(link);
+  if (withExcerpt) {
+    const excerpt = document.createElement("p");
+    excerpt.innerHTML = data.excerpt; /* Pagefind escapes the page text and adds only <mark> */
+    item.append(excerpt);
+  }
+  return item;
+}
