@@ -9,6 +9,7 @@ folder per page.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
@@ -33,21 +34,65 @@ def read_bytes(path: str | os.PathLike) -> bytes:
         os.close(descriptor)
 
 
-def write_new_file(path: str, data: bytes) -> None:
-    """A new file of these bytes (or one that replaces a file of that name)."""
-    descriptor = os.open(path, _NEW_FILE, 0o666)
+def read_regular(path: str | os.PathLike, follow: bool = True) -> bytes:
+    """A regular file's bytes; OSError for anything else (a FIFO, a device or a folder, which
+    could be read without end or block; a link, unless follow), checked before it is opened
+    (opening a device can do something) and again once it is."""
+    found = os.stat(path) if follow else os.lstat(path)
+    if not stat.S_ISREG(found.st_mode):
+        raise NotRegular(path)
+    descriptor = os.open(path, _READ | os.O_NONBLOCK | (0 if follow else os.O_NOFOLLOW))
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(descriptor, view) :]
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise NotRegular(path)
+        return _read_all(descriptor)
     finally:
         os.close(descriptor)
 
 
-def write_whole(path: Path, write: Callable[[BinaryIO], None]) -> None:
+class NotRegular(OSError):
+    """A path that names a link, a folder or a special file where a file was expected."""
+
+    def __init__(self, path: str | os.PathLike):
+        super().__init__(0, "not a regular file", os.fspath(path))
+
+
+def _read_all(descriptor: int) -> bytes:
+    size = os.fstat(descriptor).st_size
+    data = os.read(descriptor, size + 1)  # a regular file reads short only at its end
+    if len(data) <= size:
+        return data
+    chunks = [data]  # it grew since fstat: read to its end
+    while chunk := os.read(descriptor, 1 << 16):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def write_new_file(path: str | int, data: bytes) -> None:
+    """A new file of these bytes (or one that replaces a file of that name); given an open
+    file's descriptor, its bytes replaced by these."""
+    if isinstance(path, int):
+        os.ftruncate(path, 0)
+        os.lseek(path, 0, os.SEEK_SET)
+        _write_all(path, data)
+        return
+    descriptor = os.open(path, _NEW_FILE, 0o666)
+    try:
+        _write_all(descriptor, data)
+    finally:
+        os.close(descriptor)
+
+
+def _write_all(descriptor: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(descriptor, view) :]
+
+
+def write_whole(path: Path, write: Callable[[BinaryIO], None], temporary: Path | None = None) -> None:
     """A file written whole or not at all (Ctrl-C, a full disk): write() fills a temporary
-    file named by this process's id beside it, which then takes the file's place."""
-    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    file (named by this process's id beside it, unless given), which then takes the file's place."""
+    temporary = temporary or path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
         with temporary.open("wb") as file:
             write(file)

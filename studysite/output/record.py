@@ -1,11 +1,20 @@
-"""Record: what a build left in its output folder, as lstat tells it (size, modification
-time, inode), kept in the file beside the folder that builds lock (`.site.studysite-lock`
-for `site/`).
+"""Record: what a build left in its output folder and in the spare beside it (output/commit.py),
+as lstat tells it (size, modification time, inode, change time), kept in the file beside the
+folder that builds lock (`.site.studysite-lock` for `site/`).
 
-The next build compares the folder with it, file by file, without reading any: a file
-changed by hand since is written again (write.py), and a build with nothing to do stays
-one lstat per file. The record names the digest of the manifest it goes with, so it is
-never taken for another build's. A link or a special file is listed apart: never followed.
+The next build compares each folder with it, file by file, without reading any: a file whose
+lstat differs is read, and its digest compared with the manifest's (write.py), so a file
+changed by hand is written again, and a build with nothing to do stays one lstat per file.
+The change time is what makes this sound: size, modification time and inode can all be put
+back by hand (`dd conv=notrunc`, then `touch -r`), but every write, `touch` or hard link made
+or removed sets the change time to the file system's clock, and nothing else sets it. A file
+whose change time had not yet passed when it was looked at (the same tick of that clock: a
+write then would leave the change time as it was) is recorded as unproven and read next
+time, as git does with its "racy" entries.
+
+Each folder's files are recorded under the digest of its manifest: the output and the spare
+trade places, and a record is never taken for another build's. A link or a special file is
+listed apart, never followed, and the record file is never opened through a link.
 """
 
 from __future__ import annotations
@@ -13,14 +22,19 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from studysite.fileio import read_bytes, write_new_file
+from studysite.fileio import read_regular, write_new_file
 
 LOCK_SUFFIX = ".studysite-lock"
 OLD_LOCK_SUFFIX = ".lock"  # the name before: `site.lock`, which could be a file of the user's (`--out uv` and uv.lock)
+UNPROVEN = -1  # the change time recorded for a file looked at within its tick: never equal to what lstat says
 
-Seen = tuple[int, int, int]  # a file's size, modification time (ns) and inode
+Seen = tuple[int, int, int, int]  # a file's size, modification time (ns), inode and change time (ns)
+Records = Mapping[str, Mapping[str, list[int]]]  # the digest of a folder's manifest -> what was seen of each file
+NO_RECORDS: Records = {}
 
 
 def scan_output(folder: Path) -> tuple[dict[str, Seen], list[str]]:
@@ -43,11 +57,53 @@ def scan_output(folder: Path) -> tuple[dict[str, Seen], list[str]]:
                 elif entry.is_dir(follow_symlinks=False):
                     folders.append((entry.path, f"{prefix}{entry.name}/"))
                 elif entry.is_file(follow_symlinks=False):
-                    seen = entry.stat(follow_symlinks=False)
-                    files[prefix + entry.name] = (seen.st_size, seen.st_mtime_ns, seen.st_ino)
+                    files[prefix + entry.name] = seen(entry.stat(follow_symlinks=False))
                 else:
                     others.append(prefix + entry.name)
     return files, others
+
+
+def seen(found: os.stat_result) -> Seen:
+    return (found.st_size, found.st_mtime_ns, found.st_ino, found.st_ctime_ns)
+
+
+def seen_at(path: str | os.PathLike) -> Seen | None:
+    """What lstat says of a regular file; None when it is gone or is not one."""
+    try:
+        found = os.lstat(path)
+    except OSError:
+        return None
+    return seen(found) if stat.S_ISREG(found.st_mode) else None
+
+
+def lstat_files(folder: Path, paths: Iterable[str], clock: int) -> dict[str, Seen]:
+    """What lstat says of these files of a folder, as a record may keep it (vouched); those
+    gone or not regular files left out."""
+    found = {path: seen_at(f"{os.fspath(folder)}/{path}") for path in paths}
+    return vouched({path: seen for path, seen in found.items() if seen is not None}, clock)
+
+
+def vouched(files: Mapping[str, Seen], clock: int) -> dict[str, Seen]:
+    """The files as a record may keep them, looked at after the file system's clock said
+    clock (disk_clock): one changed within that tick is recorded as unproven."""
+    return {path: found if found[3] < clock else (*found[:3], UNPROVEN) for path, found in files.items()}
+
+
+def disk_clock(out_dir: Path) -> int:
+    """The present by the clock of the output's file system, which sets change times (the
+    lock file's, set now: it is beside the output folder, on the same file system); 0, so
+    that nothing is vouched for, when it cannot be set."""
+    try:
+        descriptor = open_lock_file(lock_file(out_dir))
+    except OSError:
+        return 0
+    try:
+        os.utime(descriptor)
+        return os.fstat(descriptor).st_ctime_ns
+    except OSError:
+        return 0
+    finally:
+        os.close(descriptor)
 
 
 def lock_file(out_dir: Path) -> Path:
@@ -57,25 +113,58 @@ def lock_file(out_dir: Path) -> Path:
     return out.parent / f".{out.name}{LOCK_SUFFIX}"
 
 
-def recorded_output(out_dir: Path, marker: bytes) -> dict[str, list[int]]:
-    """What the last build saw of the files it left, if it left this manifest."""
+class NotAFile(OSError):
+    """The lock file's name is taken by a link, a folder or a special file."""
+
+
+def open_lock_file(path: Path) -> int:
+    """The lock file, opened for reading and writing (made if missing), never through a link
+    (NotAFile), nor a FIFO or a device, which could block a build or take what it writes."""
     try:
-        record = json.loads(read_bytes(lock_file(out_dir)))
+        descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0), 0o666)
+    except OSError as error:
+        if os.path.islink(path) or os.path.isdir(path):
+            raise NotAFile(error.errno, "not a file of its own", str(path)) from None
+        raise
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        os.close(descriptor)
+        raise NotAFile(0, "not a regular file", str(path))
+    return descriptor
+
+
+def read_records(out_dir: Path) -> Records:
+    """What the last builds saw of the files they left, by the digest of each folder's manifest."""
+    try:
+        record = json.loads(read_regular(lock_file(out_dir)))
     except (OSError, ValueError):
-        return {}
-    if not isinstance(record, dict) or record.get("manifest") != _digest(marker) or not isinstance(record.get("files"), dict):
-        return {}
-    return record["files"]
+        return NO_RECORDS
+    trees = record.get("trees") if isinstance(record, dict) else None
+    if not isinstance(trees, dict) or not all(isinstance(files, dict) for files in trees.values()):
+        return NO_RECORDS
+    return trees
 
 
-def write_record(out_dir: Path, marker: bytes, files: dict[str, Seen]) -> None:
-    """Record the files a build left with its manifest (written in place: the file is locked),
-    and remove the record an earlier version of Studysite left under the old name."""
+def recorded(records: Records, marker: bytes) -> Mapping[str, list[int]]:
+    """What was seen of the files of the folder whose manifest holds these bytes."""
+    return records.get(manifest_digest(marker), {}) if marker else {}
+
+
+def write_records(out_dir: Path, folders: Mapping[bytes, Mapping[str, Seen]]) -> None:
+    """Record the files of each folder, by its manifest's bytes (written in place: the file is
+    locked); and remove the record an earlier version of Studysite left under the old name.
+    A record that cannot be written costs the next build a reading of every file, no more."""
+    trees = {manifest_digest(marker): files for marker, files in folders.items()}
     try:
-        write_new_file(os.fspath(lock_file(out_dir)), json.dumps({"manifest": _digest(marker), "files": files}).encode())
+        descriptor = open_lock_file(lock_file(out_dir))
+    except OSError:
+        return
+    try:
+        write_new_file(descriptor, json.dumps({"trees": trees}, separators=(",", ":")).encode())
         _remove_old_record(out_dir)
     except OSError:
         pass
+    finally:
+        os.close(descriptor)
 
 
 def _remove_old_record(out_dir: Path) -> None:
@@ -83,12 +172,12 @@ def _remove_old_record(out_dir: Path) -> None:
     out = out_dir.resolve()
     old = out.parent / f"{out.name}{OLD_LOCK_SUFFIX}"
     try:
-        record = json.loads(read_bytes(old))
+        record = json.loads(read_regular(old))
     except (OSError, ValueError):
         return
     if isinstance(record, dict) and record.keys() == {"manifest", "files"}:
         old.unlink()
 
 
-def _digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+def manifest_digest(marker: bytes) -> str:
+    return hashlib.sha256(marker).hexdigest()

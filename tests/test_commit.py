@@ -1,0 +1,172 @@
+"""The commit: a build killed at any file operation of its commit leaves the previous site or
+the new one, byte for byte, and the next build makes good whatever it left beside them."""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, run_cli
+
+from studysite import pipeline
+from studysite.output import commit
+from studysite.output.commit import spare_folder
+
+# Run as a child process: the command line, with each file operation of the commit counted
+# and the process killed (SIGKILL) just before the one numbered by argv[1] (one past the last:
+# just after the commit). It prints how many the commit made.
+KILLER = """
+import os, signal, sys
+from studysite.cli import main
+from studysite.output import commit, write
+
+kill_at, count, counting = int(sys.argv[1]), [0], [False]
+
+def counted(operation):
+    def call(*args, **kwargs):
+        if counting[0]:
+            count[0] += 1
+            if count[0] == kill_at:
+                os.kill(os.getpid(), signal.SIGKILL)
+        return operation(*args, **kwargs)
+    return call
+
+for name in ("rename", "replace", "link", "unlink", "rmdir", "mkdir", "open", "utime"):
+    setattr(os, name, counted(getattr(os, name)))
+real_renameat2 = commit.renameat2
+commit.renameat2 = lambda: counted(real_renameat2())
+real_commit = write.SiteWriter.commit
+
+def commit_counted(self):
+    counting[0] = True
+    real_commit(self)
+    counting[0] = False
+    if count[0] + 1 == kill_at:
+        os.kill(os.getpid(), signal.SIGKILL)
+    print(f"operations: {count[0]}", file=sys.stderr)
+
+write.SiteWriter.commit = commit_counted
+sys.exit(main(sys.argv[2:]))
+"""
+
+QUESTION = """\
+topic: basics
+answer: B
+nl:
+  question: Wat doet een GPU?
+  choices: [Niets, Rekenen]
+  explanation: {explanation}
+fr:
+  question: Que fait un GPU ?
+  choices: [Rien, Calculer]
+  explanation: Un GPU calcule en parallèle.
+"""
+SITE = """\
+languages: [nl, fr]
+base_url: https://example.org/study/
+nl: {{title: {title}}}
+fr: {{title: Étude}}
+"""
+
+
+@pytest.fixture(autouse=True)
+def own_cache_folders(tmp_path, monkeypatch):
+    """Each build names its cache folder (build()); the variable is put back after the test."""
+    monkeypatch.setenv("STUDYSITE_CACHE_DIR", str(tmp_path / "cache"))
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file() or p.is_symlink()}
+
+
+def edit(content: Path, version: int) -> None:
+    """Each version changes a question's text and the Dutch title (every Dutch page)."""
+    (content / "questions/gpu-role.yaml").write_text(QUESTION.format(explanation=f"Versie {version}."), encoding="utf-8")
+    (content / "site.yaml").write_text(SITE.format(title=f"Studie {version}"), encoding="utf-8")
+
+
+def build(content: Path, out: Path, cache: Path) -> None:
+    os.environ["STUDYSITE_CACHE_DIR"] = str(cache)
+    result = run_cli("build", "--content", content, "--out", out, "--no-search", "--jobs", "1")
+    assert result.status == 0, result.err
+
+
+def build_killed_at(number: int, content: Path, out: Path, cache: Path) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-c", KILLER, str(number), "build", "--content", str(content), "--out", str(out), "--no-search", "--jobs", "1"]
+    return subprocess.run(command, cwd=ROOT, env={**os.environ, "STUDYSITE_CACHE_DIR": str(cache)}, capture_output=True, text=True, timeout=120)
+
+
+def copy_state(source: Path, target: Path) -> None:
+    """The folder of a site, its spare, its lock and record file and its cache, as they are."""
+    shutil.copytree(source, target, symlinks=True)
+
+
+@pytest.mark.parametrize("builds_before", [1, 2], ids=["whole-folder", "spare"])
+def test_a_build_killed_at_any_operation_of_its_commit_leaves_one_site_whole(make_content, tmp_path, monkeypatch, builds_before):
+    """builds_before 1: the commit makes the whole folder (no spare yet); 2: it brings the
+    spare up to date. Every operation is a kill point when there are few, else a sample
+    that spans them, the first and the last included."""
+    content = make_content()
+    start = tmp_path / "start"
+    for version in range(builds_before):
+        edit(content, version)
+        build(content, start / "site", start / "cache")
+    old = tree(start / "site")
+    edit(content, builds_before)
+    build(content, tmp_path / "clean/site", tmp_path / "clean/cache")
+    new = tree(tmp_path / "clean/site")
+    assert old != new
+
+    probe = tmp_path / "probe"
+    copy_state(start, probe)
+    finished = build_killed_at(0, content, probe / "site", probe / "cache")
+    assert finished.returncode == 0, finished.stderr
+    operations = int(finished.stderr.rsplit("operations: ", 1)[1].split()[0])
+    assert tree(probe / "site") == new
+    assert operations >= 5
+    step = max(1, operations // 12)
+    numbers = sorted({1, 2, *range(1, operations + 2, step), operations, operations + 1})
+    for number in numbers:
+        run = tmp_path / f"kill-{number}"
+        copy_state(start, run)
+        killed = build_killed_at(number, content, run / "site", run / "cache")
+        assert killed.returncode == -9, (number, killed.stderr)
+        left = tree(run / "site")
+        assert left in (old, new), f"killed before operation {number} of {operations}: a mix of the two builds"
+        assert ".studysite-pending" not in left
+        build(content, run / "site", run / "cache")
+        assert tree(run / "site") == new, f"the build after a kill before operation {number}"
+        assert sorted(p.name for p in run.iterdir()) == sorted([".site.studysite-lock", spare_folder(run / "site").name, "cache", "site"])
+
+
+def test_without_the_exchange_the_output_is_set_aside_and_put_back_after_a_stop_between_the_renames(make_content, tmp_path, monkeypatch):
+    """Where renameat2 is missing: two renames, the output set aside between them; a build
+    stopped there leaves no output folder, and the next build puts the previous one back
+    before it builds."""
+    monkeypatch.setattr(commit, "renameat2", lambda: None)
+    content, site, cache = make_content(), tmp_path / "site", tmp_path / "cache"
+    for version in (0, 1):
+        edit(content, version)
+        build(content, site, cache)
+    assert tree(spare_folder(site))[".studysite"] != tree(site)[".studysite"]
+    before = tree(site)
+    renames, real_rename = [], os.rename
+
+    def stop_at_the_second(source, target):
+        renames.append(target)
+        if len(renames) == 2:
+            raise KeyboardInterrupt  # as a kill between the two
+        real_rename(source, target)
+
+    edit(content, 2)
+    monkeypatch.setattr(commit.os, "rename", stop_at_the_second)
+    with pytest.raises(KeyboardInterrupt):
+        pipeline.build(pipeline.Options(content_dir=content, out_dir=site, search=False, jobs=1))
+    monkeypatch.setattr(commit.os, "rename", real_rename)
+    assert not site.exists() and tree(renames[0]) == before
+    build(content, site, cache)
+    build(content, tmp_path / "clean/site", tmp_path / "clean/cache")
+    assert tree(site) == tree(tmp_path / "clean/site")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([".site.studysite-lock", ".site.studysite-spare", "cache", "clean", "content", "site"])
