@@ -345,3 +345,25 @@ def test_a_link_in_the_output_folder_is_a_file_it_did_not_write(make_content, tm
     result = run_cli("build", "--content", content, "--out", site, "--no-search")
     assert result.status == 2 and f"{name} (a link)" in result.err and "Traceback" not in result.err
     assert link.is_symlink()
+
+
+@pytest.mark.parametrize("kind", ["link", "dangling link", "fifo"])
+def test_a_link_or_a_special_file_as_the_lock_file_is_refused_and_never_written_through(make_content, tmp_path, kind):
+    """The lock and record file beside the output is a name a repository can commit as a
+    link: a build never opens it through one (nor a FIFO, which would block it)."""
+    content, site, victim = make_content(), tmp_path / "site", tmp_path / "victim.txt"
+    assert run_cli("build", "--content", content, "--out", site, "--no-search").status == 0
+    before = {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.is_file()}
+    lock = tmp_path / ".site.studysite-lock"
+    lock.unlink()
+    if kind == "fifo":
+        os.mkfifo(lock)
+    else:
+        lock.symlink_to(victim.name)
+        if kind == "link":
+            victim.write_text("mine")
+    (content / "site.yaml").write_text((content / "site.yaml").read_text().replace("Studie", "Studie 2"))
+    result = run_cli("build", "--content", content, "--out", site, "--no-search")
+    assert result.status == 2 and f"'{lock}' is" in result.err and "remove it" in result.err and "Traceback" not in result.err
+    assert victim.read_text() == "mine" if kind == "link" else not victim.exists()
+    assert {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.is_file()} == before

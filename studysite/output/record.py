@@ -135,7 +135,7 @@ def open_lock_file(path: Path) -> int:
 def read_records(out_dir: Path) -> Records:
     """What the last builds saw of the files they left, by the digest of each folder's manifest."""
     try:
-        record = json.loads(read_regular(lock_file(out_dir)))
+        record = json.loads(read_regular(lock_file(out_dir), follow=False))
     except (OSError, ValueError):
         return NO_RECORDS
     trees = record.get("trees") if isinstance(record, dict) else None
@@ -172,7 +172,7 @@ def _remove_old_record(out_dir: Path) -> None:
     out = out_dir.resolve()
     old = out.parent / f"{out.name}{OLD_LOCK_SUFFIX}"
     try:
-        record = json.loads(read_regular(old))
+        record = json.loads(read_regular(old, follow=False))
     except (OSError, ValueError):
         return
     if isinstance(record, dict) and record.keys() == {"manifest", "files"}:
