@@ -14,21 +14,25 @@ from studysite import pipeline
 from studysite.output import commit
 from studysite.output.commit import spare_folder
 
-# Run as a child process: the command line, with each file operation of the commit counted
+# Run as a child process: the command line, with each file operation of the commit counted,
 # and the process killed (SIGKILL) just before the one numbered by argv[1] (one past the last:
-# just after the commit). It prints how many the commit made.
+# just after the commit), or that operation failed as on a full disk (argv[1] "fail:N").
+# It prints how many operations the commit made.
 KILLER = """
-import os, signal, sys
+import errno, os, signal, sys
 from studysite.cli import main
 from studysite.output import commit, write
 
-kill_at, count, counting = int(sys.argv[1]), [0], [False]
+failing = sys.argv[1].startswith("fail:")
+stop_at, count, counting = int(sys.argv[1].removeprefix("fail:")), [0], [False]
 
 def counted(operation):
     def call(*args, **kwargs):
         if counting[0]:
             count[0] += 1
-            if count[0] == kill_at:
+            if count[0] == stop_at and failing:
+                raise OSError(errno.ENOSPC, "No space left on device")
+            if count[0] == stop_at:
                 os.kill(os.getpid(), signal.SIGKILL)
         return operation(*args, **kwargs)
     return call
@@ -43,7 +47,7 @@ def commit_counted(self):
     counting[0] = True
     real_commit(self)
     counting[0] = False
-    if count[0] + 1 == kill_at:
+    if count[0] + 1 == stop_at and not failing:
         os.kill(os.getpid(), signal.SIGKILL)
     print(f"operations: {count[0]}", file=sys.stderr)
 
@@ -93,7 +97,7 @@ def build(content: Path, out: Path, cache: Path) -> None:
     assert result.status == 0, result.err
 
 
-def build_killed_at(number: int, content: Path, out: Path, cache: Path) -> subprocess.CompletedProcess:
+def build_killed_at(number: int | str, content: Path, out: Path, cache: Path) -> subprocess.CompletedProcess:
     command = [sys.executable, "-c", KILLER, str(number), "build", "--content", str(content), "--out", str(out), "--no-search", "--jobs", "1"]
     return subprocess.run(command, cwd=ROOT, env={**os.environ, "STUDYSITE_CACHE_DIR": str(cache)}, capture_output=True, text=True, timeout=120)
 
@@ -103,32 +107,39 @@ def copy_state(source: Path, target: Path) -> None:
     shutil.copytree(source, target, symlinks=True)
 
 
+def commit_to_stop(content: Path, tmp_path: Path, builds_before: int) -> tuple[Path, Path, dict, dict, int]:
+    """The content, the folder holding the site (and its spare, lock and cache) after
+    builds_before builds, the files of that site and of a clean build of the next version
+    (now in content), and how many file operations the next build's commit makes."""
+    start = tmp_path / "start"
+    for version in range(builds_before):
+        edit(content, version)
+        build(content, start / "site", start / "cache")
+    edit(content, builds_before)
+    build(content, tmp_path / "clean/site", tmp_path / "clean/cache")
+    old, new = tree(start / "site"), tree(tmp_path / "clean/site")
+    assert old != new
+    probe = tmp_path / "probe"
+    copy_state(start, probe)
+    finished = build_killed_at(0, content, probe / "site", probe / "cache")
+    assert finished.returncode == 0 and tree(probe / "site") == new, finished.stderr
+    operations = int(finished.stderr.rsplit("operations: ", 1)[1].split()[0])
+    assert operations >= 5
+    return content, start, old, new, operations
+
+
+def sample(operations: int, count: int) -> list[int]:
+    """About count operation numbers spread over 1 to operations, both included."""
+    return sorted({1, 2, *range(1, operations + 1, max(1, operations // count)), operations})
+
+
 @pytest.mark.parametrize("builds_before", [1, 2], ids=["whole-folder", "spare"])
 def test_a_build_killed_at_any_operation_of_its_commit_leaves_one_site_whole(make_content, tmp_path, monkeypatch, builds_before):
     """builds_before 1: the commit makes the whole folder (no spare yet); 2: it brings the
     spare up to date. Every operation is a kill point when there are few, else a sample
     that spans them, the first and the last included."""
-    content = make_content()
-    start = tmp_path / "start"
-    for version in range(builds_before):
-        edit(content, version)
-        build(content, start / "site", start / "cache")
-    old = tree(start / "site")
-    edit(content, builds_before)
-    build(content, tmp_path / "clean/site", tmp_path / "clean/cache")
-    new = tree(tmp_path / "clean/site")
-    assert old != new
-
-    probe = tmp_path / "probe"
-    copy_state(start, probe)
-    finished = build_killed_at(0, content, probe / "site", probe / "cache")
-    assert finished.returncode == 0, finished.stderr
-    operations = int(finished.stderr.rsplit("operations: ", 1)[1].split()[0])
-    assert tree(probe / "site") == new
-    assert operations >= 5
-    step = max(1, operations // 12)
-    numbers = sorted({1, 2, *range(1, operations + 2, step), operations, operations + 1})
-    for number in numbers:
+    content, start, old, new, operations = commit_to_stop(make_content(), tmp_path, builds_before)
+    for number in sample(operations, 12) + [operations + 1]:
         run = tmp_path / f"kill-{number}"
         copy_state(start, run)
         killed = build_killed_at(number, content, run / "site", run / "cache")
@@ -170,3 +181,23 @@ def test_without_the_exchange_the_output_is_set_aside_and_put_back_after_a_stop_
     build(content, tmp_path / "clean/site", tmp_path / "clean/cache")
     assert tree(site) == tree(tmp_path / "clean/site")
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([".site.studysite-lock", ".site.studysite-spare", "cache", "clean", "content", "site"])
+
+
+@pytest.mark.parametrize("builds_before", [1, 2], ids=["whole-folder", "spare"])
+def test_a_commit_that_fails_at_any_operation_says_which_site_is_in_place(make_content, tmp_path, builds_before):
+    """A full disk (or any refusal) at any file operation of the commit: exit 3 and the
+    previous site as it was, or, past the exchange, the new site and success."""
+    content, start, old, new, operations = commit_to_stop(make_content(), tmp_path, builds_before)
+    for number in sample(operations, 8):
+        run = tmp_path / f"fail-{number}"
+        copy_state(start, run)
+        failed = build_killed_at(f"fail:{number}", content, run / "site", run / "cache")
+        left = tree(run / "site")
+        assert "Traceback" not in failed.stderr
+        if failed.returncode == 0:
+            assert left == new, number
+        else:
+            assert failed.returncode == 3 and "No space left on device" in failed.stderr and "the previous site is unchanged" in failed.stderr, failed.stderr
+            assert left == old, f"failed at operation {number} of {operations}"
+        build(content, run / "site", run / "cache")
+        assert tree(run / "site") == new
