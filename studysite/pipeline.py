@@ -271,7 +271,7 @@ def _build(options: Options, cache: BuildCache | None, guard: CommitGuard | None
             built = BuiltSite(options, loaded, early.renderer, page_keys, dict(writer.written), dict(writer.inputs))
             with guard(built) if guard is not None else nullcontext():
                 writer.commit()
-                remember_build(cache, options.out_dir, inputs.digest, len(loaded.pages), len(loaded.content.site.languages), report)
+            remember_build(cache, options.out_dir, inputs.digest, len(loaded.pages), len(loaded.content.site.languages), report)
         saving.results()
     changed = frozenset(path for path in {*writer.written, *previous.files} if writer.written.get(path) != previous.files.get(path))
     return BuildResult(len(loaded.pages), writer.changed, len(loaded.content.site.languages), time.perf_counter() - started, report, built, changed)

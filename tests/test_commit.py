@@ -16,24 +16,28 @@ from studysite.output.commit import spare_folder
 
 # Run as a child process: the command line, with each file operation of the commit counted,
 # and the process killed (SIGKILL) just before the one numbered by argv[1] (one past the last:
-# just after the commit), or that operation failed as on a full disk (argv[1] "fail:N").
+# just after the commit); with "fail:N", that operation fails as on a full disk; with
+# "SIGTERM:N" or "SIGINT:N", the process gets that signal there and the operation goes on.
 # It prints how many operations the commit made.
 KILLER = """
 import errno, os, signal, sys
 from studysite.cli import main
 from studysite.output import commit, write
 
-failing = sys.argv[1].startswith("fail:")
-stop_at, count, counting = int(sys.argv[1].removeprefix("fail:")), [0], [False]
+action, _, number = sys.argv[1].rpartition(":")
+stop_at, count, counting = int(number), [0], [False]
+
+def stop():
+    if action == "fail":
+        raise OSError(errno.ENOSPC, "No space left on device")
+    os.kill(os.getpid(), getattr(signal, action or "SIGKILL"))
 
 def counted(operation):
     def call(*args, **kwargs):
         if counting[0]:
             count[0] += 1
-            if count[0] == stop_at and failing:
-                raise OSError(errno.ENOSPC, "No space left on device")
             if count[0] == stop_at:
-                os.kill(os.getpid(), signal.SIGKILL)
+                stop()
         return operation(*args, **kwargs)
     return call
 
@@ -47,11 +51,18 @@ def commit_counted(self):
     counting[0] = True
     real_commit(self)
     counting[0] = False
-    if count[0] + 1 == stop_at and not failing:
-        os.kill(os.getpid(), signal.SIGKILL)
+    if count[0] + 1 == stop_at and action != "fail":
+        stop()
     print(f"operations: {count[0]}", file=sys.stderr)
 
 write.SiteWriter.commit = commit_counted
+if stop_at < 0:  # while the pages are written, before the commit
+    real_write = write.SiteWriter.write
+    def write_then_stop(self, *args, **kwargs):
+        if len(self.written) == -stop_at:
+            stop()
+        return real_write(self, *args, **kwargs)
+    write.SiteWriter.write = write_then_stop
 sys.exit(main(sys.argv[2:]))
 """
 
@@ -201,3 +212,19 @@ def test_a_commit_that_fails_at_any_operation_says_which_site_is_in_place(make_c
             assert left == old, f"failed at operation {number} of {operations}"
         build(content, run / "site", run / "cache")
         assert tree(run / "site") == new
+
+
+@pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGINT"])
+def test_a_signal_during_the_commit_lets_it_finish_and_says_the_new_site_is_in_place(make_content, tmp_path, signal_name):
+    """Before the commit, the build stops and says the previous site is unchanged; from its
+    first operation on, the commit ends, and the build says the new site is in place."""
+    content, start, old, new, operations = commit_to_stop(make_content(), tmp_path, 2)
+    for number in [-3, *sample(operations, 4), operations + 1]:
+        run = tmp_path / f"{signal_name}-{number}"
+        copy_state(start, run)
+        stopped = build_killed_at(f"{signal_name}:{number}", content, run / "site", run / "cache")
+        assert stopped.returncode == 130 and "Traceback" not in stopped.stderr, stopped.stderr
+        if number < 0:
+            assert "Interrupted; the previous site is unchanged." in stopped.stderr and tree(run / "site") == old
+        else:
+            assert f"Interrupted ({signal_name}) after the new site was in place" in stopped.stderr and tree(run / "site") == new
