@@ -192,7 +192,7 @@ def run_check(args) -> int:
     report = Report(strict=args.strict)
     options = _options(args)
     loaded = pipeline.load(options, report)
-    pipeline.make_renderer(options, loaded.content, report, pipeline.collect_assets(options.layered("static")))  # reads the UI catalogs
+    pipeline.make_renderer(options, loaded.content, report, pipeline.collect_assets(options.layered("static"), report))  # reads the UI catalogs
     report.raise_if_errors()
     print_report(report, sys.stderr)
     print(f"Checked {plural(len(loaded.pages), 'page')}: {report.summary()}.")

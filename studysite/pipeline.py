@@ -253,7 +253,8 @@ def _build(options: Options, cache: BuildCache | None, guard: CommitGuard | None
     if unchanged is not None:
         return BuildResult(unchanged["pages"], 0, unchanged["languages"], time.perf_counter() - started, unchanged["report"])
     previous = check_output_folder(options.out_dir, options.protected_folders)
-    report, assets = Report(strict=options.strict), collect_assets(options.layered("static"))
+    report = Report(strict=options.strict)
+    assets = collect_assets(options.layered("static"), report)
     with contextlib.ExitStack() as aside:  # work begun in processes aside, stopped when the build fails
         early = aside.enter_context(EarlyStart(options, previous, report, assets, inputs.signatures, cache.stamp))
         read = read_site(options, report, cache, inputs, early.begin)

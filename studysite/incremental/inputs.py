@@ -43,13 +43,14 @@ def read_inputs(folders: list[Path], settings: str, stamp: str, known: Mapping[s
         digest.update(b"\1" + str(folder.resolve()).encode())
         listed[folder] = files = {}
         for path in sorted(files_below(folder)):
-            files[path] = _file_digest(os.path.join(folder, path), known or {}, signatures, now) or ""
+            files[path] = _file_digest(os.path.join(folder, path), folder, known or {}, signatures, now) or ""
             digest.update(f"{path}\0{files[path] or 'gone'}\0".encode())  # gone since the listing: the build will say what is missing
     return Inputs(digest.hexdigest(), listed, signatures)
 
 
-def _file_digest(name: str, known: Mapping[str, list], signatures: dict[str, list], now: int) -> str | None:
-    """The sha256 of a file's bytes (None when it cannot be read), from its signature when known."""
+def _file_digest(name: str, folder: Path, known: Mapping[str, list], signatures: dict[str, list], now: int) -> str | None:
+    """The sha256 of a file's bytes (None when it cannot be read, or a build refuses to read
+    it: the stage that reads it says why), from its signature when known."""
     try:
         status = os.stat(name)
         signature = [status.st_mtime_ns, status.st_ctime_ns, status.st_size, status.st_ino]
@@ -57,7 +58,7 @@ def _file_digest(name: str, known: Mapping[str, list], signatures: dict[str, lis
         if entry is not None and entry[:4] == signature:
             signatures[name] = entry
             return entry[4]
-        file_digest = hashlib.sha256(read_bytes(name)).hexdigest()
+        file_digest = hashlib.sha256(read_bytes(name, within=folder)).hexdigest()
     except OSError:
         return None
     if now - max(status.st_mtime_ns, status.st_ctime_ns) > SETTLED_NS:

@@ -25,7 +25,7 @@ import markdown
 import nh3
 
 from studysite.diagnostics import Location, Report
-from studysite.fileio import shown_path
+from studysite.fileio import MAX_CATALOG, read_bytes, shown_path
 from studysite.memo import NO_MEMO, Memo
 from studysite.text import plain_markdown
 from studysite.text.texmath import TexError, has_math, protect_math
@@ -239,7 +239,7 @@ class MarkdownConverter:
 
 def _lines_of(path: Path) -> list[str]:
     try:
-        return path.read_text(encoding="utf-8", errors="replace").splitlines()
+        return read_bytes(path, MAX_CATALOG).decode("utf-8", errors="replace").splitlines()
     except OSError:
         return []
 
