@@ -32,6 +32,7 @@ from studysite.incremental.readings import read_content_files
 from studysite.incremental.template_code import TemplateCodeCache
 from studysite.output import search
 from studysite.output.assets import collect_assets
+from studysite.output.commit import check_spare
 from studysite.output.write import Manifest, SiteWriter, check_output_folder
 from studysite.pages.builder import ViewBuilder
 from studysite.pages.view_models import Page
@@ -257,6 +258,7 @@ def _build(options: Options, cache: BuildCache | None, guard: CommitGuard | None
     assets = collect_assets(options.layered("static"), report)
     with contextlib.ExitStack() as aside:  # work begun in processes aside, stopped when the build fails
         early = aside.enter_context(EarlyStart(options, previous, report, assets, inputs.signatures, cache.stamp))
+        spare = aside.enter_context(Aside([functools.partial(check_spare, options.out_dir, previous.records)], options.processes))  # looked through meanwhile
         read = read_site(options, report, cache, inputs, early.begin)
         report.raise_if_errors()
         read.statuses.all()  # for the status pages: worked out once, before render workers fork (and kept in the cache)
@@ -267,7 +269,7 @@ def _build(options: Options, cache: BuildCache | None, guard: CommitGuard | None
         keep = functools.partial(
             kept_model.keep, options.content_dir, model_settings(options, cache), inputs, read.model, loaded.pages, page_keys, loaded.planned_anew
         )
-        with SiteWriter(options.out_dir, previous, in_place=True) as writer:
+        with SiteWriter(options.out_dir, previous, in_place=True, spare=spare.results()[0]) as writer:
             write_site(writer, options, loaded, early.renderer, page_keys, assets, started, early.decks, keep)
             built = BuiltSite(options, loaded, early.renderer, page_keys, dict(writer.written), dict(writer.inputs))
             with guard(built) if guard is not None else nullcontext():

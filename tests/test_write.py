@@ -367,3 +367,21 @@ def test_a_link_or_a_special_file_as_the_lock_file_is_refused_and_never_written_
     assert result.status == 2 and f"'{lock}' is" in result.err and "remove it" in result.err and "Traceback" not in result.err
     assert victim.read_text() == "mine" if kind == "link" else not victim.exists()
     assert {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.is_file()} == before
+
+
+@pytest.mark.parametrize("where", ["site", ".site.studysite-spare"])
+def test_a_file_added_to_a_folder_of_the_site_or_the_spare_is_found_even_with_the_folders_times_put_back(make_content, tmp_path, where):
+    """A build takes the entries of a folder the record vouches for from the record, asking
+    lstat alone: adding an entry sets the folder's change time, which nothing puts back."""
+    content, site = make_content(), tmp_path / "site"
+    question = content / "questions/gpu-role.yaml"
+    for version in ("een", "twee"):
+        question.write_text(question.read_text().replace("parallel", f"parallel {version}"))
+        assert run_cli("build", "--content", content, "--out", site, "--no-search").status == 0
+    folder = tmp_path / where / "nl/glossary/gpu"
+    before = folder.stat()
+    (folder / "extra.html").write_text("<script>alert(1)</script>")
+    os.utime(folder, ns=(before.st_atime_ns, before.st_mtime_ns))
+    question.write_text(question.read_text().replace("parallel", "parallel drie"))
+    result = run_cli("build", "--content", content, "--out", site, "--no-search")
+    assert result.status == 2 and "nl/glossary/gpu/extra.html" in result.err and "did not write" in result.err, result.err

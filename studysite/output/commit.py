@@ -24,12 +24,13 @@ from __future__ import annotations
 import errno
 import os
 import shutil
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from studysite.fileio import files_below, write_whole
 from studysite.output.manifest import MARKER, PARTIAL_SUFFIX, PENDING, TEMP_MARKER, Manifest, OutputError, checked_folder, read_manifest, read_marker
-from studysite.output.record import Records, disk_clock, read_records
+from studysite.output.record import Records, Seen, disk_clock, read_records, seen_of_folder, vouched
 
 SPARE_SUFFIX = ".studysite-spare"
 RENAME_EXCHANGE = 2  # linux/fs.h
@@ -75,7 +76,8 @@ def check_spare(out_dir: Path, records: Records | None = None) -> Manifest | Non
         spare.rmdir()
         return None
     clock = disk_clock(out_dir)
-    return checked_folder(spare, marker, read_records(out_dir) if records is None else records, clock, what)
+    checked = checked_folder(spare, marker, read_records(out_dir) if records is None else records, clock, what)
+    return replace(checked, records={})  # what the caller has already (and, from a process aside, need not come back)
 
 
 def exchange(new: Path, out_dir: Path, spare: Path) -> None:
@@ -153,6 +155,16 @@ def complete_spare(spare: Path, staged_in: Path, out_dir: Path, new: Mapping[str
     write_whole(spare / MARKER, lambda file: file.write(manifest_text.encode()), staged_in / MARKER)
     (spare / PENDING).unlink(missing_ok=True)
     return touched
+
+
+def folders_after(folder: Path, before: Mapping[str, Seen], touched: Iterable[str], clock: int) -> dict[str, Seen]:
+    """What lstat says of a folder's folders once these paths in it were changed: asked again
+    of each folder on their way (made, changed or removed), the others as before."""
+    around = {"", *(path.rpartition("/")[0] for path in touched)}
+    ancestors = {"/".join(parts[:end]) for folder_path in around for parts in [folder_path.split("/")] for end in range(len(parts) + 1)}
+    now = {relative: seen_of_folder(f"{os.fspath(folder)}/{relative}" if relative else os.fspath(folder)) for relative in ancestors}
+    after = {**before, **vouched({relative: found for relative, found in now.items() if found is not None}, clock)}
+    return {relative: found for relative, found in after.items() if now.get(relative, found) is not None}
 
 
 def _make_folder_for(root: Path, path: str, made: set[str]) -> None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from studysite.fileio import read_regular
-from studysite.output.record import Records, Seen, read_records, recorded, scan_output, vouched
+from studysite.output.record import Records, Seen, look_through, read_records, recorded, vouched
 
 MARKER = ".studysite"
 TEMP_MARKER = ".studysite-partial"
@@ -41,6 +41,7 @@ class Manifest:
     files: dict[str, str] = field(default_factory=dict)
     inputs: dict[str, str] = field(default_factory=dict)
     present: Mapping[str, Seen] | None = None  # the files found in the folder, as a record may keep them (record.vouched), when it was looked through
+    folders: Mapping[str, Seen] = field(default_factory=dict)  # the folders found in it ("" itself), likewise
     pending: frozenset[str] = frozenset()  # the files not as the manifest says: replaced by quick edits, or changed by hand
     marker: bytes = b""  # the manifest file's bytes, which name the folder's record
     records: Records = field(default_factory=dict)  # the record file, as read when the folder was checked
@@ -120,7 +121,8 @@ def checked_folder(folder: Path, marker: bytes, records: Records, clock: int, wh
     manifest = manifest_of(folder, marker)
     if manifest is None:  # a manifest no build wrote
         raise not_studysites(folder, what)
-    present, others = scan_output(folder)
+    listing = look_through(folder, recorded(records, marker))
+    present, others = listing.files, listing.others
     foreign = sorted((set(present) - set(manifest.files) - {MARKER, PENDING + PARTIAL_SUFFIX}) | {f"{path} (a link)" if (folder / path).is_symlink() else path for path in others})
     if foreign:
         listed = ", ".join(foreign[:5]) + (" ..." if len(foreign) > 5 else "")
@@ -132,7 +134,7 @@ def checked_folder(folder: Path, marker: bytes, records: Records, clock: int, wh
         files = manifest.files | changed
         inputs = {path: key for path, key in manifest.inputs.items() if path not in changed}
         manifest = replace(manifest, files=files, inputs=inputs, pending=manifest.pending | set(changed))
-    return replace(manifest, present=vouched(present, clock), records=records)
+    return replace(manifest, present=vouched(present, clock), folders=vouched(listing.folders, clock), records=records)
 
 
 def changed_files(folder: Path, manifest: Manifest, recorded: Mapping[str, list[int]], present: Mapping[str, Seen]) -> dict[str, str]:
@@ -149,11 +151,12 @@ def output_as_recorded(out_dir: Path, marker: bytes, records: Records | None = N
     left it, and nothing else: proven by lstat where the record vouches for a file, else
     by its digest."""
     manifest = manifest_of(out_dir, marker)
-    present, others = scan_output(out_dir)
-    present.pop(MARKER, None)
-    if manifest is None or manifest.pending or others or present.keys() != manifest.files.keys():
+    kept = recorded(read_records(out_dir) if records is None else records, marker)
+    listing = look_through(out_dir, kept)
+    present = {path: found for path, found in listing.files.items() if path != MARKER}
+    if manifest is None or manifest.pending or listing.others or present.keys() != manifest.files.keys():
         return False
-    return not changed_files(out_dir, manifest, recorded(read_records(out_dir) if records is None else records, marker), present)
+    return not changed_files(out_dir, manifest, kept, present)
 
 
 def not_studysites(folder: Path, what: str) -> OutputError:

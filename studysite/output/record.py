@@ -24,6 +24,7 @@ import json
 import os
 import stat
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from studysite.fileio import read_regular, write_new_file
@@ -37,30 +38,103 @@ Records = Mapping[str, Mapping[str, list[int]]]  # the digest of a folder's mani
 NO_RECORDS: Records = {}
 
 
+@dataclass(frozen=True)
+class Listing:
+    """What a folder holds: every regular file and every folder below it ("" for the folder
+    itself), by relative POSIX path, with what lstat says of each; and, apart, the paths of
+    everything else: links (to a file or a folder: never followed) and special files."""
+
+    files: dict[str, Seen]
+    folders: dict[str, Seen]
+    others: list[str]
+
+
 def scan_output(folder: Path) -> tuple[dict[str, Seen], list[str]]:
-    """Every regular file below a folder, by relative POSIX path, with what lstat says of
-    it; and, apart, the paths of everything else: links (to a file or a folder: never
-    followed) and special files."""
-    files: dict[str, Seen] = {}
-    others: list[str] = []
-    folders = [(os.fspath(folder), "")]
+    """The regular files below a folder and, apart, everything else (look_through)."""
+    listing = look_through(folder)
+    return listing.files, listing.others
+
+
+def look_through(folder: Path, recorded: Mapping[str, list[int]] | None = None) -> Listing:
+    """Every file and folder below a folder. A folder that the record vouches for (what lstat
+    says of it is as recorded: adding, removing or renaming an entry in a folder sets its
+    change time) holds the entries recorded, each asked of lstat alone; any other is read."""
+    recorded = recorded or {}
+    children = _children(recorded)
+    listing = Listing({}, {}, [])
+    root, folders = os.fspath(folder), [""]
     while folders:
-        path, prefix = folders.pop()
-        try:
-            entries = os.scandir(path)
-        except OSError:  # gone, or not readable
+        relative = folders.pop()
+        path = f"{root}/{relative}" if relative else root
+        found = seen_of_folder(path)
+        if found is None:  # gone, or not a folder
             continue
-        with entries:
-            for entry in entries:
-                if entry.is_symlink():
-                    others.append(prefix + entry.name)
-                elif entry.is_dir(follow_symlinks=False):
-                    folders.append((entry.path, f"{prefix}{entry.name}/"))
-                elif entry.is_file(follow_symlinks=False):
-                    files[prefix + entry.name] = seen(entry.stat(follow_symlinks=False))
-                else:
-                    others.append(prefix + entry.name)
-    return files, others
+        listing.folders[relative] = found
+        if recorded.get(relative + "/") == list(found):
+            names, below = children.get(relative, ((), ()))
+            for name in names:
+                _take(listing, f"{relative}/{name}" if relative else name, f"{path}/{name}", folders)
+            folders.extend(below)
+        else:
+            _read_folder(listing, path, f"{relative}/" if relative else "", folders)
+    return listing
+
+
+def _children(recorded: Mapping[str, list[int]]) -> dict[str, tuple[list[str], list[str]]]:
+    """Each recorded folder's recorded files (by name) and folders (by relative path)."""
+    children: dict[str, tuple[list[str], list[str]]] = {}
+    for key in recorded:
+        if key.endswith("/"):
+            if key != "/":
+                children.setdefault(key[:-1].rpartition("/")[0], ([], []))[1].append(key[:-1])
+        else:
+            parent, _, name = key.rpartition("/")
+            children.setdefault(parent, ([], []))[0].append(name)
+    return children
+
+
+def _take(listing: Listing, relative: str, path: str, folders: list[str]) -> None:
+    """An entry of a folder the record vouched for, as lstat finds it now."""
+    try:
+        found = os.lstat(path)
+    except OSError:  # gone
+        return
+    if stat.S_ISREG(found.st_mode):
+        listing.files[relative] = seen(found)
+    elif stat.S_ISDIR(found.st_mode):
+        folders.append(relative)
+    else:
+        listing.others.append(relative)
+
+
+def _read_folder(listing: Listing, path: str, prefix: str, folders: list[str]) -> None:
+    try:
+        entries = os.scandir(path)
+    except OSError:  # gone, or not readable
+        return
+    with entries:
+        for entry in entries:
+            if entry.is_symlink():
+                listing.others.append(prefix + entry.name)
+            elif entry.is_dir(follow_symlinks=False):
+                folders.append(prefix + entry.name)
+            elif entry.is_file(follow_symlinks=False):
+                listing.files[prefix + entry.name] = seen(entry.stat(follow_symlinks=False))
+            else:
+                listing.others.append(prefix + entry.name)
+
+
+def seen_of_folder(path: str) -> Seen | None:
+    try:
+        found = os.lstat(path)
+    except OSError:
+        return None
+    return seen(found) if stat.S_ISDIR(found.st_mode) else None
+
+
+def as_recorded(listing_files: Mapping[str, Seen], folders: Mapping[str, Seen]) -> dict[str, Seen]:
+    """Files and folders in one record: a folder by its path and a slash ("/" itself)."""
+    return {**listing_files, **{f"{relative}/": found for relative, found in folders.items()}}
 
 
 def seen(found: os.stat_result) -> Seen:

@@ -23,7 +23,7 @@ import signal
 from pathlib import Path
 
 from studysite.fileio import files_below, read_bytes, write_new_file, write_whole
-from studysite.output.commit import check_spare, complete_spare, exchange, recover, spare_folder
+from studysite.output.commit import check_spare, complete_spare, exchange, folders_after, recover, spare_folder
 from studysite.output.manifest import (
     MARKER,
     PARTIAL_SUFFIX,
@@ -39,7 +39,7 @@ from studysite.output.manifest import (
     read_manifest,
     read_marker,
 )
-from studysite.output.record import Seen, disk_clock, lstat_files, read_records, scan_output, vouched, write_records
+from studysite.output.record import UNPROVEN, Seen, as_recorded, disk_clock, look_through, lstat_files, read_records, vouched, write_records
 
 __all__ = [
     "MARKER",
@@ -145,13 +145,14 @@ class SiteWriter:
 
     in_place (for a rebuild of an existing site that has a spare folder beside it): the
     temporary folder receives only the files that changed, and commit() completes the spare
-    with them and exchanges it with the output; unchanged files are not touched at all."""
+    with them and exchanges it with the output; unchanged files are not touched at all.
+    spare: the spare, checked already (commit.check_spare); else it is checked on entering."""
 
-    def __init__(self, out_dir: Path, previous: Manifest, in_place: bool = False):
+    def __init__(self, out_dir: Path, previous: Manifest, in_place: bool = False, spare: Manifest | None = None):
         self.out_dir = out_dir
         self.previous = previous
         self.in_place = in_place and bool(previous.files)
-        self.spare: Manifest | None = None
+        self.spare = spare
         self.temp_dir = out_dir.parent / f".{out_dir.name}.tmp-{os.getpid()}"
         self.written: dict[str, str] = {}
         self.inputs: dict[str, str] = {}
@@ -162,7 +163,7 @@ class SiteWriter:
 
     def __enter__(self) -> SiteWriter:
         if self.in_place:
-            self.spare = check_spare(self.out_dir, self.previous.records)
+            self.spare = self.spare or check_spare(self.out_dir, self.previous.records)
             self.in_place = self.spare is not None
         self.out_dir.parent.mkdir(parents=True, exist_ok=True)
         self.temp_dir.mkdir()
@@ -275,8 +276,9 @@ class SiteWriter:
         touched = complete_spare(spare, self.temp_dir, self.out_dir, self.written, self.spare, text)
         clock = disk_clock(self.out_dir)
         kept = {path: seen for path, seen in (self.spare.present or {}).items() if path in self.written and path not in touched}
-        new = kept | lstat_files(spare, touched & self.written.keys(), clock)
-        self._record(text, new, lstat_files(self.out_dir, touched & self.previous.files.keys(), clock))
+        new = kept | lstat_files(spare, (touched & self.written.keys()) | {MARKER}, clock)
+        folders = folders_after(spare, self.spare.folders, touched | {MARKER}, clock)
+        self._record(text, as_recorded(new, folders), lstat_files(self.out_dir, touched & self.previous.files.keys(), clock))
         exchange(spare, self.out_dir, spare)
         self.committed = True
 
@@ -287,19 +289,19 @@ class SiteWriter:
         (self.temp_dir / MARKER).write_text(text, encoding="utf-8")
         (self.temp_dir / TEMP_MARKER).unlink()
         clock = disk_clock(self.out_dir)
-        new, _ = scan_output(self.temp_dir)
-        new.pop(MARKER, None)
-        old = scan_output(self.out_dir)[0] if self.previous.marker else {}  # hard links were made to every file
-        self._record(text, vouched(new, clock), vouched(old, clock))
+        new = look_through(self.temp_dir)
+        old = look_through(self.out_dir).files if self.previous.marker else {}  # hard links were made to every file
+        self._record(text, as_recorded(vouched(new.files, clock), vouched(new.folders, clock)), vouched(old, clock))
         exchange(self.temp_dir, self.out_dir, spare_folder(self.out_dir))
         self.committed = True
 
     def _record(self, text: str, new: dict[str, Seen], old_touched: dict[str, Seen]) -> None:
         """Record both folders: the new one, and the previous output (which the exchange makes
-        the spare) but for its files not as its manifest says."""
+        the spare), its files not as its manifest says recorded as unproven (every entry of a
+        folder is recorded: record.look_through takes a folder's entries from there)."""
         previous = self.previous
-        old = {path: seen for path, seen in {**(previous.present or {}), **old_touched}.items() if path not in previous.pending}
+        old = {path: seen if path not in previous.pending else (*seen[:3], UNPROVEN) for path, seen in {**(previous.present or {}), **old_touched}.items()}
         folders = {text.encode(): new}
         if previous.marker:
-            folders[previous.marker] = old
+            folders[previous.marker] = as_recorded(old, previous.folders)
         write_records(self.out_dir, folders)
