@@ -258,7 +258,7 @@ def _build(options: Options, cache: BuildCache | None, guard: CommitGuard | None
     assets = collect_assets(options.layered("static"), report)
     with contextlib.ExitStack() as aside:  # work begun in processes aside, stopped when the build fails
         early = aside.enter_context(EarlyStart(options, previous, report, assets, inputs.signatures, cache.stamp))
-        spare = aside.enter_context(Aside([functools.partial(check_spare, options.out_dir, previous.records)], options.processes))  # looked through meanwhile
+        spare = aside.enter_context(Aside([functools.partial(check_spare, options.out_dir, previous.records, previous)], options.processes))  # needed at the commit
         read = read_site(options, report, cache, inputs, early.begin)
         report.raise_if_errors()
         read.statuses.all()  # for the status pages: worked out once, before render workers fork (and kept in the cache)

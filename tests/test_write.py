@@ -16,7 +16,7 @@ from conftest import ROOT, SAMPLE_CONTENT, run_cli
 from studysite.incremental.cache import cache_lock_file
 from studysite.output import commit, lock, manifest
 from studysite.output.lock import build_lock
-from studysite.output.record import UNPROVEN, read_records, recorded
+from studysite.output.record import UNPROVEN, read_records, recorded, write_records
 from studysite.output.write import MARKER, PENDING, Manifest, OutputError, SiteWriter, check_output_folder, read_manifest
 
 
@@ -385,3 +385,17 @@ def test_a_file_added_to_a_folder_of_the_site_or_the_spare_is_found_even_with_th
     question.write_text(question.read_text().replace("parallel", "parallel drie"))
     result = run_cli("build", "--content", content, "--out", site, "--no-search")
     assert result.status == 2 and "nl/glossary/gpu/extra.html" in result.err and "did not write" in result.err, result.err
+
+
+def test_the_record_keeps_every_entry_of_each_folder_and_a_damaged_one_is_no_record(tmp_path):
+    out = tmp_path / "site"
+    out.mkdir()
+    entries = {"index.html": (1, 2, 3, 4), "nl/": (5, 6, 7, UNPROVEN), "é\nline.html": (8, 9, 10, 11), "bad-\udcff.txt": (12, 13, 14, 15), "/": (0, 0, 0, 0)}
+    write_records(out, {b"manifest": entries, b"other": {}})
+    kept = read_records(out)
+    assert recorded(kept, b"manifest") == entries and recorded(kept, b"other") == {}
+    lock = tmp_path / ".site.studysite-lock"
+    whole = lock.read_bytes()
+    for damaged in (whole[:-3], whole[:30], b"{}", whole.replace(b"[", b"{", 1)):
+        lock.write_bytes(damaged)
+        assert read_records(out) == {}

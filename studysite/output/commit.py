@@ -62,9 +62,10 @@ def set_aside_folder(out_dir: Path) -> Path:
     return out_dir.parent / f".{out_dir.name}.old-{os.getpid()}"
 
 
-def check_spare(out_dir: Path, records: Records | None = None) -> Manifest | None:
+def check_spare(out_dir: Path, records: Records | None = None, output: Manifest | None = None) -> Manifest | None:
     """The spare's manifest, checked (manifest.checked_folder), or None when there is none;
-    OutputError when it is a link, a file, or holds anything Studysite did not write."""
+    OutputError when it is a link, a file, or holds anything Studysite did not write.
+    output: the output's, checked (a file the two share, as the record shows, is checked once)."""
     spare = spare_folder(out_dir)
     what = f"'{spare}' (the spare folder beside the output)"
     if not os.path.lexists(spare):
@@ -76,8 +77,9 @@ def check_spare(out_dir: Path, records: Records | None = None) -> Manifest | Non
         spare.rmdir()
         return None
     clock = disk_clock(out_dir)
-    checked = checked_folder(spare, marker, read_records(out_dir) if records is None else records, clock, what)
-    return replace(checked, records={})  # what the caller has already (and, from a process aside, need not come back)
+    known = output.present if output is not None else None
+    checked = checked_folder(spare, marker, read_records(out_dir) if records is None else records, clock, what, known)
+    return replace(checked, inputs={}, records={})  # what the commit does not need (and, from a process aside, need not come back)
 
 
 def exchange(new: Path, out_dir: Path, spare: Path) -> None:

@@ -113,15 +113,16 @@ def file_digest(path: Path) -> str:
         return ""
 
 
-def checked_folder(folder: Path, marker: bytes, records: Records, clock: int, what: str) -> Manifest:
+def checked_folder(folder: Path, marker: bytes, records: Records, clock: int, what: str, known: Mapping[str, Seen] | None = None) -> Manifest:
     """The manifest of a folder a build left, once checked (OutputError if it holds anything
     Studysite did not write, a link included), with each file that is not as the manifest says taken as it now
     is (changed_files): its key dropped and listed as pending, so that the build writes it
-    again. clock: the file system's present before the folder is looked through (record.disk_clock)."""
+    again. clock: the file system's present before the folder is looked through (record.disk_clock);
+    known: what lstat said of another folder's files (record.look_through)."""
     manifest = manifest_of(folder, marker)
     if manifest is None:  # a manifest no build wrote
         raise not_studysites(folder, what)
-    listing = look_through(folder, recorded(records, marker))
+    listing = look_through(folder, recorded(records, marker), known)
     present, others = listing.files, listing.others
     foreign = sorted((set(present) - set(manifest.files) - {MARKER, PENDING + PARTIAL_SUFFIX}) | {f"{path} (a link)" if (folder / path).is_symlink() else path for path in others})
     if foreign:
@@ -137,11 +138,11 @@ def checked_folder(folder: Path, marker: bytes, records: Records, clock: int, wh
     return replace(manifest, present=vouched(present, clock), folders=vouched(listing.folders, clock), records=records)
 
 
-def changed_files(folder: Path, manifest: Manifest, recorded: Mapping[str, list[int]], present: Mapping[str, Seen]) -> dict[str, str]:
+def changed_files(folder: Path, manifest: Manifest, recorded: Mapping[str, Seen], present: Mapping[str, Seen]) -> dict[str, str]:
     """The files of the folder whose bytes are not as its manifest says, with their digests:
     of those the record does not vouch for (any lstat that differs, a change time
     included), each read."""
-    suspects = [path for path, seen in present.items() if manifest.files.get(path) and path not in manifest.pending and recorded.get(path) != list(seen)]
+    suspects = [path for path, seen in present.items() if manifest.files.get(path) and path not in manifest.pending and recorded.get(path) != seen]
     now = {path: file_digest(folder / path) for path in suspects}
     return {path: found for path, found in now.items() if found != manifest.files[path]}
 

@@ -163,7 +163,7 @@ class SiteWriter:
 
     def __enter__(self) -> SiteWriter:
         if self.in_place:
-            self.spare = self.spare or check_spare(self.out_dir, self.previous.records)
+            self.spare = self.spare or check_spare(self.out_dir, self.previous.records, self.previous)
             self.in_place = self.spare is not None
         self.out_dir.parent.mkdir(parents=True, exist_ok=True)
         self.temp_dir.mkdir()
