@@ -4,7 +4,7 @@
 import os
 import sys
 
-from studysite.cli import main
+from studysite.entry import main  # answers Ctrl-C and SIGTERM before the build's modules load
 
 if __name__ == "__main__":
     status = main()

@@ -10,17 +10,20 @@ from pathlib import Path
 from studysite import __version__, pipeline, scaffold, urls
 from studysite.content.json_schema import schema_files
 from studysite.diagnostics import ContentError, Report, built_summary, plural, print_failure, print_report
+from studysite.failures import as_environment_error, crash_report, internal_error_message
 from studysite.fileio import write_whole
 from studysite.i18n import catalogs
 from studysite.i18n.status import format_status
-from studysite.incremental.cache import cache_lock_file, open_cache
+from studysite.incremental.cache import cache_folder, cache_lock_file, open_cache
+from studysite.interrupts import Interrupts
 from studysite.output.lock import BuildBusy, build_lock
 from studysite.output.search import SearchIndexError, SearchToolError
 from studysite.output.write import OutputError
 
 # 3: the system refused (the output folder could not be written: a full disk, no permission;
 # another build held it too long; Pagefind was stopped by a signal; or serve's port is taken). Kept apart from 1, so a script can tell a content mistake from it.
-EXIT_OK, EXIT_CONTENT, EXIT_USAGE, EXIT_SYSTEM, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+# 4: a bug (failures.py). 130: interrupted, saying which site is in place (interrupts.py).
+EXIT_OK, EXIT_CONTENT, EXIT_USAGE, EXIT_SYSTEM, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 4, 130
 WRITING_COMMANDS = (None, "build", "serve")
 
 
@@ -125,12 +128,29 @@ def _port(value: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
-        argv = ["build", *argv]
-    args = make_parser().parse_args(argv)
-    previous_handler = signal.signal(signal.SIGTERM, _interrupt)
+    """Run a command; its exit status. Ctrl-C and SIGTERM are answered as interrupts.py says."""
+    interrupts = Interrupts()
+    with interrupts.answering():
+        argv = sys.argv[1:] if argv is None else argv
+        if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
+            argv = ["build", *argv]
+        try:
+            args = make_parser().parse_args(argv)
+        except KeyboardInterrupt:
+            print("Interrupted; nothing was changed.", file=sys.stderr)
+            return EXIT_INTERRUPTED
+        status = _run(args, interrupts)
+        if interrupts.noted is not None and status == EXIT_OK:
+            name = signal.Signals(interrupts.noted).name
+            print(f"Interrupted ({name}) after the new site was in place: the build had finished.", file=sys.stderr)
+            return EXIT_INTERRUPTED
+        return status
+
+
+def _run(args: argparse.Namespace, interrupts: Interrupts) -> int:
     try:
+        if COMMANDS[args.command] is run_build:
+            return run_build(args, interrupts)
         return COMMANDS[args.command](args)
     except ContentError as error:
         print_failure(error.diagnostics, sys.stderr, failed_command(args))
@@ -147,20 +167,39 @@ def main(argv: list[str] | None = None) -> int:
     except BuildBusy as error:
         print(f"error: {error}.", file=sys.stderr)
         return EXIT_SYSTEM
-    except KeyboardInterrupt:
-        print("Interrupted; nothing was left half-written.", file=sys.stderr)
+    except KeyboardInterrupt:  # never once a build's commit has begun: Interrupts holds it
+        print(INTERRUPTED.get(args.command, "Interrupted."), file=sys.stderr)
         return EXIT_INTERRUPTED
-    except OSError as error:
-        where = f" ({error.filename})" if error.filename else ""
-        unchanged = "; the previous site is unchanged" if args.command in WRITING_COMMANDS else ""
-        print(f"error: {error.strerror or error}{where}{unchanged}.", file=sys.stderr)
+    except Exception as error:  # the environment's (3) or a bug (4)
+        return _failed(error, args, interrupts)
+
+
+# What an interrupted command says it left.
+INTERRUPTED = {
+    None: "Interrupted; the previous site is unchanged.",
+    "build": "Interrupted; the previous site is unchanged.",
+    "serve": "Interrupted; the previous site is unchanged.",
+    "i18n": "Interrupted; each catalog is as it was or wholly written.",
+}
+
+
+def _failed(error: Exception, args: argparse.Namespace, interrupts: Interrupts) -> int:
+    """An environment's failure (exit 3) or a bug (exit 4: one sentence, the traceback in a
+    file), and which site is in place when the command writes one."""
+    site = ""
+    if args.command in WRITING_COMMANDS:
+        site = "; the new site is in place" if interrupts.committed else "; the previous site is unchanged"
+    environment = as_environment_error(error)
+    if environment is not None:
+        where = f" ({environment.filename})" if environment.filename else ""
+        print(f"error: {environment.strerror or environment}{where}{site}.", file=sys.stderr)
         return EXIT_SYSTEM
-    finally:
-        signal.signal(signal.SIGTERM, previous_handler)
-
-
-def _interrupt(signum, frame) -> None:
-    raise KeyboardInterrupt
+    try:
+        folders = [cache_folder()]
+    except Exception:  # no home folder: the temporary folder only
+        folders = []
+    print(f"error: {internal_error_message(error, crash_report(error, folders))}{site}.", file=sys.stderr)
+    return EXIT_INTERNAL
 
 
 def _options(args) -> pipeline.Options:
@@ -174,10 +213,10 @@ def _options(args) -> pipeline.Options:
     )
 
 
-def run_build(args) -> int:
+def run_build(args, interrupts: Interrupts | None = None) -> int:
     options = _options(args)
     with build_lock(options.out_dir, cache_lock_file(options.content_dir), options.protected_folders):
-        result = pipeline.build(options)
+        result = pipeline.build(options, guard=interrupts.around_commit if interrupts is not None else None)
     print_report(result.report, sys.stderr)
     print(built_summary(result.pages, result.languages, result.seconds, result.changed, len(result.report.warnings)))
     return EXIT_OK
@@ -187,7 +226,7 @@ def run_check(args) -> int:
     report = Report(strict=args.strict)
     options = _options(args)
     loaded = pipeline.load(options, report)
-    pipeline.make_renderer(options, loaded.content, report, pipeline.collect_assets(options.layered("static")))  # reads the UI catalogs
+    pipeline.make_renderer(options, loaded.content, report, pipeline.collect_assets(options.layered("static"), report))  # reads the UI catalogs
     report.raise_if_errors()
     print_report(report, sys.stderr)
     print(f"Checked {plural(len(loaded.pages), 'page')}: {report.summary()}.")

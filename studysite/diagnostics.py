@@ -10,6 +10,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TextIO
 
+from studysite.fileio import MAX_TEXT, read_bytes
+
 
 class Severity(StrEnum):
     ERROR = "error"
@@ -103,7 +105,7 @@ class Report:
             return ""
         if location.path not in self._lines:
             try:
-                text = (self.source_root / location.path).read_bytes().decode("utf-8", errors="replace")
+                text = read_bytes(self.source_root / location.path, MAX_TEXT, within=self.source_root).decode("utf-8", errors="replace")
             except OSError:
                 text = ""
             self._lines[location.path] = text.removeprefix("\ufeff").splitlines()

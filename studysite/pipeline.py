@@ -33,6 +33,7 @@ from studysite.incremental.readings import read_content_files
 from studysite.incremental.template_code import TemplateCodeCache
 from studysite.output import search
 from studysite.output.assets import collect_assets
+from studysite.output.commit import check_spare
 from studysite.output.theme import site_look, theme_assets
 from studysite.output.write import Manifest, SiteWriter, check_output_folder
 from studysite.pages import record_parts
@@ -257,9 +258,11 @@ def _build(options: Options, cache: BuildCache | None, guard: CommitGuard | None
     if unchanged is not None:
         return BuildResult(unchanged["pages"], 0, unchanged["languages"], time.perf_counter() - started, unchanged["report"])
     previous = check_output_folder(options.out_dir, options.protected_folders)
-    report, assets = Report(strict=options.strict), collect_assets(options.layered("static"))
+    report = Report(strict=options.strict)
+    assets = collect_assets(options.layered("static"), report)
     with contextlib.ExitStack() as aside:  # work begun in processes aside, stopped when the build fails
         early = aside.enter_context(EarlyStart(options, previous, report, assets, inputs.signatures, cache.stamp))
+        spare = aside.enter_context(Aside([functools.partial(check_spare, options.out_dir, previous.records, previous)], options.processes))  # needed at the commit
         read = read_site(options, report, cache, inputs, early.begin)
         report.raise_if_errors()
         read.statuses.all()  # for the status pages: worked out once, before render workers fork (and kept in the cache)
@@ -270,12 +273,12 @@ def _build(options: Options, cache: BuildCache | None, guard: CommitGuard | None
         keep = functools.partial(
             kept_model.keep, options.content_dir, model_settings(options, cache), inputs, read.model, loaded.pages, page_keys, loaded.planned_anew
         )
-        with SiteWriter(options.out_dir, previous, in_place=True) as writer:
+        with SiteWriter(options.out_dir, previous, in_place=True, spare=spare.results()[0]) as writer:
             write_site(writer, options, loaded, early.renderer, page_keys, early.assets, started, early.decks, keep)
             built = BuiltSite(options, loaded, early.renderer, page_keys, dict(writer.written), dict(writer.inputs))
             with guard(built) if guard is not None else nullcontext():
                 writer.commit()
-                remember_build(cache, options.out_dir, inputs.digest, len(loaded.pages), len(loaded.content.site.languages), report)
+            remember_build(cache, options.out_dir, inputs.digest, len(loaded.pages), len(loaded.content.site.languages), report)
         saving.results()
     changed = frozenset(path for path in {*writer.written, *previous.files} if writer.written.get(path) != previous.files.get(path))
     return BuildResult(len(loaded.pages), writer.changed, len(loaded.content.site.languages), time.perf_counter() - started, report, built, changed)

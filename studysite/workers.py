@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
 from studysite.diagnostics import ContentError
+from studysite.failures import worker_outcome
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -161,9 +162,11 @@ class Aside:
                 try:
                     outcome = reader.recv()
                 except EOFError:
-                    outcome = RuntimeError("a worker process stopped without a result")
+                    outcome = _NO_RESULT
                 reader.close()
                 process.join()
+                if outcome is _NO_RESULT:
+                    outcome = _stopped(process.exitcode)
                 self._children.pop(0)
                 if isinstance(outcome, BaseException):
                     failure = failure or outcome
@@ -174,6 +177,18 @@ class Aside:
         if failure is not None:
             raise failure
         return results
+
+
+_NO_RESULT = object()  # what a worker process that ended without sending one gave
+
+
+def _stopped(exitcode: int | None) -> Exception:
+    """Why a worker process ended without a result: killed by a signal (the environment's
+    doing: the system short of memory kills with SIGKILL), or for no reason it could tell."""
+    if exitcode is not None and exitcode < 0:
+        name = signal.Signals(-exitcode).name if -exitcode in signal.valid_signals() else f"signal {-exitcode}"
+        return OSError(0, f"a worker process was stopped by {name}, perhaps because the system ran short of memory")
+    return RuntimeError(f"a worker process ended (status {exitcode}) without a result")
 
 
 def _start(work: Callable[[], object], background: bool):
@@ -199,9 +214,12 @@ def _do(work: Callable[[], object], sender, background: bool) -> None:
         outcome: object = work()
     except (ContentError, OSError) as error:
         outcome = error
-    except Exception as error:  # sent back as text: the parent says what went wrong
-        outcome = RuntimeError(f"a worker process failed: {type(error).__name__}: {error}")
-    sender.send(outcome)
+    except Exception as error:  # Studysite's own failures as they are; the environment's as OSError; a bug with its traceback
+        outcome = error if type(error).__module__.startswith("studysite.") else worker_outcome(error)
+    try:
+        sender.send(outcome)
+    except Exception as error:  # a result or a failure that does not pickle
+        sender.send(worker_outcome(error))
     sender.close()
 
 

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import hashlib
 import shutil
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import STUDY_CONTENT
+from conftest import ROOT, STUDY_CONTENT
 
 from studysite import pipeline, urls
 from studysite.incremental.cache import open_cache
@@ -136,6 +138,34 @@ def test_files_quick_edits_replaced_are_not_trusted_by_the_next_build(make_conte
     build(content, site)
     assert files_of(site) == files_of(build(content, tmp_path / "clean").site.options.out_dir)
     assert not (site / PENDING).exists()
+
+
+# Run as a child: a quick edit's write into the site given as argv[1], where no file may
+# grow (RLIMIT_FSIZE 0, as a full disk refuses every write); prints the error it met.
+FULL_DISK_WRITE = """
+import resource, signal, sys
+from pathlib import Path
+from studysite.output.write import FileReplacer, read_manifest
+
+site = Path(sys.argv[1])
+manifest = read_manifest(site)
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+try:
+    FileReplacer(site, manifest.files, manifest.inputs, set()).write("nl/questions/gpu-role/index.html", b"edited", "a key")
+except OSError as error:
+    print(error.strerror)
+"""
+
+
+def test_a_quick_edit_on_a_full_disk_leaves_the_folder_as_it_was(make_content, tmp_path):
+    """Neither an empty pending list nor a half-written page is left in the site."""
+    site = tmp_path / "site"
+    build(make_content(), site)
+    before = files_of(site)
+    child = subprocess.run([sys.executable, "-c", FULL_DISK_WRITE, str(site)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert child.returncode == 0 and child.stdout.strip() == "File too large", child.stderr
+    assert files_of(site) == before and not (site / PENDING).exists()
 
 
 def test_the_next_build_makes_the_search_index_of_a_language_quick_edits_changed(tmp_path):

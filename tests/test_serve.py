@@ -21,6 +21,7 @@ from conftest import ROOT, run_cli
 
 from studysite import pipeline
 from studysite.incremental.cache import cache_lock_file, open_cache
+from studysite.output import assets as assets_module
 from studysite.output.lock import build_lock
 from studysite.serve import http as serve_http
 from studysite.serve import server as serve
@@ -308,14 +309,14 @@ def test_a_static_file_that_vanishes_while_listed_is_skipped(tmp_path, monkeypat
     site_root = tmp_path / "src"
     (site_root / "static").mkdir(parents=True)
     (site_root / "static/.#style.css").write_text("lock")
-    original = Path.read_bytes
+    original = assets_module.read_bytes
 
-    def vanish(path):
+    def vanish(path, *args, **kwargs):
         if path.name.startswith(".#"):
             raise FileNotFoundError(2, "No such file", str(path))
-        return original(path)
+        return original(path, *args, **kwargs)
 
-    monkeypatch.setattr(Path, "read_bytes", vanish)
+    monkeypatch.setattr(assets_module, "read_bytes", vanish)
     assets = pipeline.collect_assets(pipeline.Options(content_dir=site_root / "content").layered("static"))
     assert ".#style.css" not in assets and "site.js" in assets
 

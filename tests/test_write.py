@@ -8,13 +8,15 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from conftest import ROOT, STUDY_CONTENT, run_cli
 
 from studysite.incremental.cache import cache_lock_file
-from studysite.output import lock, write
+from studysite.output import commit, lock, manifest
 from studysite.output.lock import build_lock
+from studysite.output.record import UNPROVEN, read_records, recorded, write_records
 from studysite.output.write import MARKER, PENDING, Manifest, OutputError, SiteWriter, check_output_folder, read_manifest
 
 
@@ -150,7 +152,7 @@ def test_refuses_a_symbolic_link_as_output(tmp_path):
         check_output_folder(tmp_path / "link", [])
 
 
-def test_a_rebuild_stopped_while_moving_its_files_in_is_made_good_by_the_next(tmp_path, monkeypatch):
+def test_a_rebuild_stopped_while_completing_the_spare_leaves_the_previous_site_and_the_next_makes_good(tmp_path, monkeypatch):
     out = tmp_path / "site"
 
     def rebuild(version: bytes) -> None:
@@ -160,26 +162,28 @@ def test_a_rebuild_stopped_while_moving_its_files_in_is_made_good_by_the_next(tm
                     writer.write(name, version, f"key-{version.decode()}")
             writer.commit()
 
-    rebuild(b"one")
+    for version in (b"one", b"two"):  # the second makes the spare, which holds the first
+        rebuild(version)
     moved, real_replace = [], os.replace
 
     def replace_once_then_stop(source, target):
         if moved:
-            raise KeyboardInterrupt  # the build is killed after moving one file in
+            raise KeyboardInterrupt  # the build is stopped after moving one file into the spare
         moved.append(target)
         real_replace(source, target)
 
-    monkeypatch.setattr(write.os, "replace", replace_once_then_stop)
+    monkeypatch.setattr(commit.os, "replace", replace_once_then_stop)
     with pytest.raises(KeyboardInterrupt):
-        rebuild(b"two")
+        rebuild(b"three")
     monkeypatch.undo()
-    assert sorted(p.name for p in out.iterdir()) == sorted([MARKER, PENDING, "a.html", "b.html", "c.html"])
-    assert (out / "a.html").read_bytes() == b"two" and (out / "b.html").read_bytes() == b"one"
-    halfway = read_manifest(out)
-    assert halfway.pending == {"a.html", "b.html", "c.html"} and not halfway.inputs  # taken as they are, keyed by nothing
-    rebuild(b"two")
+    assert sorted(p.name for p in out.iterdir()) == [MARKER, "a.html", "b.html", "c.html"]
     assert [(out / name).read_bytes() for name in ("a.html", "b.html", "c.html")] == [b"two"] * 3
+    spare = tmp_path / ".site.studysite-spare"
+    assert (spare / PENDING).is_file() and read_manifest(spare).pending == {"a.html", "b.html", "c.html"}  # taken as they are, keyed by nothing
+    rebuild(b"three")
+    assert [(out / name).read_bytes() for name in ("a.html", "b.html", "c.html")] == [b"three"] * 3
     assert not (out / PENDING).exists() and set(read_manifest(out).inputs) == {"a.html", "b.html", "c.html"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".site.studysite-lock", ".site.studysite-spare", "site"]
 
 
 def test_two_builds_into_one_folder_at_once_take_turns(tmp_path):
@@ -273,15 +277,62 @@ def test_a_file_changed_in_place_keeping_its_size_is_written_again(make_content,
 
 
 def test_a_build_with_nothing_to_do_reads_no_file_of_the_site(make_content, tmp_path, monkeypatch):
+    """None but those the record could not vouch for: written within the tick of the file
+    system's clock in which the record was taken."""
     content, site = make_content(), tmp_path / "site"
     assert run_cli("build", "--content", content, "--out", site, "--no-search").status == 0
+    records = read_records(site)
+    unproven = {path for path, seen in recorded(records, (site / MARKER).read_bytes()).items() if seen[3] == UNPROVEN}
+    read, real_digest = [], manifest.file_digest
 
-    def read(path):
-        raise AssertionError(f"read {path}")
+    def reading(path):
+        read.append(path.relative_to(site).as_posix())
+        return real_digest(path)
 
-    monkeypatch.setattr(write, "_file_digest", read)
+    monkeypatch.setattr(manifest, "file_digest", reading)
     result = run_cli("build", "--content", content, "--out", site, "--no-search")
     assert result.status == 0 and "(0 files changed)" in result.out
+    assert set(read) <= unproven
+
+
+def keeping_size_times_and_inode(path: Path, data: bytes) -> None:
+    """Write into a file as `dd conv=notrunc` does, then put its modification time back as
+    `touch -r` does: only its change time tells."""
+    before = path.stat()
+    with path.open("r+b") as file:
+        file.write(data)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = path.stat()
+    assert (after.st_size, after.st_mtime_ns, after.st_ino) == (before.st_size, before.st_mtime_ns, before.st_ino)
+
+
+def test_a_file_changed_keeping_its_size_times_and_inode_is_written_again(tmp_path):
+    site = tmp_path / "site"
+    assert run_cli("build", "--content", STUDY_CONTENT, "--out", site).status == 0
+    changed = [site / "nl/index.html", site / "sitemap.xml", *site.glob("assets/style.*.css"), *site.glob("nl/downloads/*.apkg")]
+    assert len(changed) == 4
+    before = {path: path.read_bytes() for path in changed}
+    for path in changed:
+        keeping_size_times_and_inode(path, b"<!-- changed by hand -->")
+    again = run_cli("build", "--content", STUDY_CONTENT, "--out", site)
+    assert again.status == 0 and "(4 files changed)" in again.out, again.out
+    assert {path: path.read_bytes() for path in changed} == before
+
+
+def test_a_file_of_the_spare_changed_by_hand_is_not_published(make_content, tmp_path):
+    """The spare holds the build before the output's, sharing the files that did not change
+    with it: one changed by hand there, keeping its size, times and inode, is proven not
+    as its manifest says, and never published as it is."""
+    content, site = make_content(), tmp_path / "site"
+    question = content / "questions/gpu-role.yaml"
+    text = question.read_text()
+    for version in ("een", "twee", "drie"):
+        question.write_text(text.replace("parallel.", f"parallel, {version}."))
+        if version == "drie":
+            keeping_size_times_and_inode(tmp_path / ".site.studysite-spare/fr/index.html", b"<!-- changed by hand -->")
+        assert run_cli("build", "--content", content, "--out", site, "--no-search").status == 0
+    assert run_cli("build", "--content", content, "--out", tmp_path / "clean", "--no-search").status == 0
+    assert (site / "fr/index.html").read_bytes() == (tmp_path / "clean/fr/index.html").read_bytes()
 
 
 @pytest.mark.parametrize(("name", "target"), [("etcdir", "/etc"), ("hostname", "/etc/hostname"), ("nl/index.html", "/etc/hostname")])
@@ -294,3 +345,57 @@ def test_a_link_in_the_output_folder_is_a_file_it_did_not_write(make_content, tm
     result = run_cli("build", "--content", content, "--out", site, "--no-search")
     assert result.status == 2 and f"{name} (a link)" in result.err and "Traceback" not in result.err
     assert link.is_symlink()
+
+
+@pytest.mark.parametrize("kind", ["link", "dangling link", "fifo"])
+def test_a_link_or_a_special_file_as_the_lock_file_is_refused_and_never_written_through(make_content, tmp_path, kind):
+    """The lock and record file beside the output is a name a repository can commit as a
+    link: a build never opens it through one (nor a FIFO, which would block it)."""
+    content, site, victim = make_content(), tmp_path / "site", tmp_path / "victim.txt"
+    assert run_cli("build", "--content", content, "--out", site, "--no-search").status == 0
+    before = {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.is_file()}
+    lock = tmp_path / ".site.studysite-lock"
+    lock.unlink()
+    if kind == "fifo":
+        os.mkfifo(lock)
+    else:
+        lock.symlink_to(victim.name)
+        if kind == "link":
+            victim.write_text("mine")
+    (content / "site.yaml").write_text((content / "site.yaml").read_text().replace("Studie", "Studie 2"))
+    result = run_cli("build", "--content", content, "--out", site, "--no-search")
+    assert result.status == 2 and f"'{lock}' is" in result.err and "remove it" in result.err and "Traceback" not in result.err
+    assert victim.read_text() == "mine" if kind == "link" else not victim.exists()
+    assert {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.is_file()} == before
+
+
+@pytest.mark.parametrize("where", ["site", ".site.studysite-spare"])
+def test_a_file_added_to_a_folder_of_the_site_or_the_spare_is_found_even_with_the_folders_times_put_back(make_content, tmp_path, where):
+    """A build takes the entries of a folder the record vouches for from the record, asking
+    lstat alone: adding an entry sets the folder's change time, which nothing puts back."""
+    content, site = make_content(), tmp_path / "site"
+    question = content / "questions/gpu-role.yaml"
+    for version in ("een", "twee"):
+        question.write_text(question.read_text().replace("parallel", f"parallel {version}"))
+        assert run_cli("build", "--content", content, "--out", site, "--no-search").status == 0
+    folder = tmp_path / where / "nl/glossary/gpu"
+    before = folder.stat()
+    (folder / "extra.html").write_text("<script>alert(1)</script>")
+    os.utime(folder, ns=(before.st_atime_ns, before.st_mtime_ns))
+    question.write_text(question.read_text().replace("parallel", "parallel drie"))
+    result = run_cli("build", "--content", content, "--out", site, "--no-search")
+    assert result.status == 2 and "nl/glossary/gpu/extra.html" in result.err and "did not write" in result.err, result.err
+
+
+def test_the_record_keeps_every_entry_of_each_folder_and_a_damaged_one_is_no_record(tmp_path):
+    out = tmp_path / "site"
+    out.mkdir()
+    entries = {"index.html": (1, 2, 3, 4), "nl/": (5, 6, 7, UNPROVEN), "é\nline.html": (8, 9, 10, 11), "bad-\udcff.txt": (12, 13, 14, 15), "/": (0, 0, 0, 0)}
+    write_records(out, {b"manifest": entries, b"other": {}})
+    kept = read_records(out)
+    assert recorded(kept, b"manifest") == entries and recorded(kept, b"other") == {}
+    lock = tmp_path / ".site.studysite-lock"
+    whole = lock.read_bytes()
+    for damaged in (whole[:-3], whole[:30], b"{}", whole.replace(b"[", b"{", 1)):
+        lock.write_bytes(damaged)
+        assert read_records(out) == {}

@@ -6,6 +6,7 @@ files that cannot be read as YAML.
 
 from __future__ import annotations
 
+import os
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -16,7 +17,7 @@ import yaml
 from studysite.content.records import KINDS
 from studysite.content.yaml_hints import syntax_hint
 from studysite.diagnostics import Location, Report, did_you_mean
-from studysite.fileio import files_below, read_bytes
+from studysite.fileio import MAX_TEXT, FileRefused, files_below, read_bytes
 
 try:
     _Loader = yaml.CSafeLoader
@@ -49,7 +50,7 @@ def find_content_files(content_dir: Path, report: Report, listing: Iterable[str]
             Location(SITE_FILE, 1, 1), "site.missing", f"there is no content folder '{content_dir}'", "give the folder that holds site.yaml with --content"
         )
         return files
-    if (content_dir / SITE_FILE).is_file():
+    if os.path.lexists(content_dir / SITE_FILE) and not (content_dir / SITE_FILE).is_dir():  # read, or refused where it is read
         files.append(("site", SITE_FILE))
     else:
         report.error(
@@ -116,8 +117,13 @@ def parse_file(path: str | Path, relative: str, report: Report) -> yaml.Node | N
 
 
 def read_file_bytes(path: str | Path, relative: str, report: Report) -> bytes | None:
+    """A content file's bytes (path: the content folder's, then relative); refused, located,
+    when it is not a regular file, holds more than fileio.MAX_TEXT or is a link out of the folder."""
     try:
-        return read_bytes(path)
+        return read_bytes(path, MAX_TEXT, within=os.fspath(path).removesuffix(relative))
+    except FileRefused as error:
+        report.error(Location(relative, 1, 1), error.code, error.strerror, error.hint, source="")
+        return None
     except OSError as error:
         report.error(Location(relative, 1, 1), "file.unreadable", f"cannot read the file: {error.strerror}")
         return None

@@ -13,8 +13,8 @@ from babel.messages.pofile import write_po
 from studysite.content.load import load_documents
 from studysite.content.records import Content
 from studysite.content.validate import validate_content
-from studysite.diagnostics import Report
-from studysite.fileio import shown_path, write_whole
+from studysite.diagnostics import ContentError, Diagnostic, Location, Report, Severity
+from studysite.fileio import MAX_TEXT, FileRefused, check_file, files_below, shown_path, write_whole
 from studysite.i18n import content_po, po_check
 from studysite.i18n.ui_catalogs import DOMAIN, SHIPPED_LOCALES, catalog_path
 from studysite.languages import is_valid_language, language_problem, parse_locale
@@ -41,12 +41,27 @@ def extract(site_root: Path) -> Catalog:
 
 
 def extract_from(template_dirs: list[Path]) -> Catalog:
-    """Every UI message of the templates in these folders."""
+    """Every UI message of the templates in these folders; ContentError, located, for a file
+    a build refuses to read (fileio.check_file), which Babel would read without end."""
     catalog = Catalog(project="Studysite", domain=DOMAIN, creation_date=EPOCH, fuzzy=False)
     for templates in template_dirs:
+        check_templates(templates)
         for filename, lineno, message, comments, context in extract_from_dir(templates, METHOD_MAP, OPTIONS_MAP):
             catalog.add(message, None, [(f"templates/{filename}", lineno)], auto_comments=comments, context=context)
     return catalog
+
+
+def check_templates(folder: Path) -> None:
+    refused = []
+    for name in sorted(files_below(folder)):
+        try:
+            check_file(folder / name, MAX_TEXT, within=folder)
+        except FileRefused as error:
+            refused.append(Diagnostic(Severity.ERROR, Location(shown_path(folder / name), 1, 1), error.code, error.strerror, error.hint))
+        except FileNotFoundError:  # gone since the listing, or a link to nothing: Babel passes it by
+            continue
+    if refused:
+        raise ContentError(refused)
 
 
 def _write(catalog: Catalog, path: Path, content: bool = False) -> None:

@@ -27,6 +27,7 @@ from babel.messages.pofile import PoFileError, read_po, unescape
 
 from studysite.content.node_reader import CONTROL_CHARACTER
 from studysite.diagnostics import Location, Report
+from studysite.fileio import MAX_CATALOG, FileRefused, read_bytes
 
 # %(name)s, with optional flags, width and precision; or a positional %s: a placeholder
 _PLACEHOLDER = re.compile(r"%(?:\((\w+)\))?[#0+\-]?\d*(?:\.\d+)?[sdiouxXeEfFgGcr]")
@@ -374,8 +375,16 @@ class CheckedPo:
 
 def read_po_file(path: Path, locale: Locale, shown: str, report: Report, syntax_code: str) -> CheckedPo | None:
     """A PO file, its syntax and Plural-Forms checked first (Babel would read a mistake in
-    them wrongly, or fail with a traceback): every mistake a located error, and None."""
-    data = path.read_bytes()
+    them wrongly, or fail with a traceback): every mistake a located error, and None. A file
+    a build refuses to read (fileio.read_bytes) is one too."""
+    try:
+        data = read_bytes(path, MAX_CATALOG, within=path.parents[2] if len(path.parents) > 2 else path.parent)  # locales/<lang>/LC_MESSAGES/
+    except FileRefused as error:
+        report.error(Location(shown, 1, 1), error.code, error.strerror, error.hint, source="")
+        return None
+    except OSError as error:
+        report.error(Location(shown, 1, 1), "file.unreadable", f"cannot read the file: {error.strerror}", source="")
+        return None
     lines = lines_of(data)
     layout = read_layout(lines)
     report_problems(report, shown, lines, _at_most(layout.problems, 20), syntax_code)

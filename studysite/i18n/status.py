@@ -25,7 +25,7 @@ from pathlib import Path
 from studysite.content.records import Content
 from studysite.content.validate import Reading
 from studysite.diagnostics import Location, Report
-from studysite.fileio import read_bytes, shown_path
+from studysite.fileio import files_below, read_bytes, shown_path
 from studysite.i18n import catalogs
 from studysite.i18n.content_po import Coverage
 from studysite.i18n.ui_catalogs import SOURCE_LANGUAGE, catalog_path, catalogs_of, merge_catalogs, read_catalog
@@ -204,9 +204,12 @@ def template_message_ids(template_dirs: list[Path], memo: Memo = NO_MEMO) -> lis
     digest of the template files."""
     digest = hashlib.sha256()
     for folder in template_dirs:
-        for path in sorted(folder.rglob("*")):
-            if path.is_file():
-                digest.update(path.as_posix().encode() + b"\0" + read_bytes(path))
+        for name in sorted(files_below(folder)):
+            try:
+                data = read_bytes(folder / name, within=folder)
+            except OSError:  # refused (said where the templates are read), or gone
+                data = b"\0unreadable"
+            digest.update(f"{folder.as_posix()}/{name}".encode() + b"\0" + data)
     key = digest.hexdigest()
     known = memo.get(key)
     if known is not None:

@@ -7,6 +7,7 @@ message (languages.py has the locale data)."""
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
@@ -32,7 +33,7 @@ def catalogs_of(folders: list[Path], language: str) -> list[tuple[Path, str]]:
     """(path, language) of each UI catalog a language reads, the first winning message by
     message: the language's own in each folder, then (as gettext falls back) its parent's,
     so that pt-BR or de-CH have Studysite's pt or de messages where no catalog has theirs."""
-    return [(catalog_path(folder, code), code) for code in with_parents(language) for folder in folders if catalog_path(folder, code).is_file()]
+    return [(catalog_path(folder, code), code) for code in with_parents(language) for folder in folders if os.path.lexists(catalog_path(folder, code))]
 
 
 def read_catalog(path: Path, language: str) -> Catalog:

@@ -52,7 +52,7 @@ from studysite.incremental.checked_files import (
     write_checked,
 )
 from studysite.memo import NO_MEMO, Memo
-from studysite.output.write import MARKER, manifest_of, output_as_recorded
+from studysite.output.manifest import manifest_of, output_as_recorded, read_marker
 
 SAVED = ("markdown", "history", "found", "ui_messages", "signatures")  # the parts of a BuildCache kept in its file (the readings: in one of their own)
 CODE_ROOT = Path(__file__).resolve().parents[1]
@@ -336,10 +336,7 @@ def unchanged_build(cache: BuildCache, out_dir: Path, inputs: str) -> dict | Non
     state = cache.builds.get(str(out_dir.resolve()))
     if not state or state.get("inputs") != inputs:
         return None
-    try:
-        marker = (out_dir / MARKER).read_bytes()
-    except OSError:
-        return None
+    marker = read_marker(out_dir)
     manifest = manifest_of(out_dir, marker)
     diagnostics = diagnostics_from_json(state.get("diagnostics"))
     if manifest is None or diagnostics is None or hashlib.sha256(marker).hexdigest() != state.get("manifest"):
@@ -351,7 +348,7 @@ def unchanged_build(cache: BuildCache, out_dir: Path, inputs: str) -> dict | Non
 
 
 def remember_build(cache: BuildCache, out_dir: Path, inputs: str, pages: int, languages: int, report: Report) -> None:
-    marker = hashlib.sha256((out_dir / MARKER).read_bytes()).hexdigest()
+    marker = hashlib.sha256(read_marker(out_dir)).hexdigest()
     state = {"inputs": inputs, "manifest": marker, "pages": pages, "languages": languages, "strict": report.strict}
     cache.builds[str(out_dir.resolve())] = state | {"diagnostics": diagnostics_to_json(report.diagnostics)}
     cache.save_builds()

@@ -6,7 +6,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
-import stat
 import subprocess
 import time
 from collections.abc import Callable, Mapping
@@ -14,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from studysite.content.media import MAX_READ
-from studysite.fileio import files_below, read_bytes
+from studysite.fileio import check_file, files_below, read_bytes
 
 
 @dataclass(frozen=True)
@@ -26,7 +25,7 @@ class Inputs:
     signatures: dict[str, list]  # path -> [mtime, ctime, size, inode, sha256] of the files whose times have settled
 
 
-DIGEST_LIMIT = MAX_READ  # bytes: a larger file is not read to be digested (content/media.py refuses it unread)
+DIGEST_LIMIT = MAX_READ  # bytes: a larger file is not read to be digested (the stage that would use it refuses it unread)
 SETTLED_NS = 2_000_000_000  # a file changed less than this long before it was read is digested again next time
 
 
@@ -42,47 +41,32 @@ def read_inputs(folders: list[Path], settings: str, stamp: str, known: Mapping[s
     digested again next time, as two writes so close may leave the same times."""
     digest = hashlib.sha256(f"{stamp}\0{settings}\0{git_head(folders[0])}".encode())
     listed, signatures, now = {}, {}, time.time_ns()
-    for number, folder in enumerate(folders):
+    for folder in folders:
         digest.update(b"\1" + str(folder.resolve()).encode())
         listed[folder] = files = {}
-        confined = os.path.realpath(folder) if number == 0 else None  # the content folder: nothing outside it is read
         for path in sorted(files_below(folder)):
-            files[path] = _file_digest(os.path.join(folder, path), known or {}, signatures, now, confined) or ""
+            files[path] = _file_digest(os.path.join(folder, path), folder, known or {}, signatures, now) or ""
             digest.update(f"{path}\0{files[path] or 'gone'}\0".encode())  # gone since the listing: the build will say what is missing
     return Inputs(digest.hexdigest(), listed, signatures)
 
 
-def _file_digest(name: str, known: Mapping[str, list], signatures: dict[str, list], now: int, confined: str | None = None) -> str | None:
-    """The sha256 of a file's bytes (None when it cannot be read), from its signature when
-    known. A file that is not a regular one (a device, a FIFO: reading it could last for
-    ever) or, in a confined folder, a link that leads out of it, is not read (None); a file
-    larger than DIGEST_LIMIT is known by its signature (the build refuses it if it uses it)."""
+def _file_digest(name: str, folder: Path, known: Mapping[str, list], signatures: dict[str, list], now: int) -> str | None:
+    """The sha256 of a file's bytes (None when it cannot be read, or a build refuses to read
+    it: the stage that reads it says why), from its signature when known."""
     try:
-        status = os.lstat(name)  # files_below follows no link to a folder: only the file itself may be a link
-        if stat.S_ISLNK(status.st_mode):
-            if confined is not None and not _inside(confined, os.path.realpath(name)):
-                return None
-            status = os.stat(name)
-        if not stat.S_ISREG(status.st_mode):
-            return None
+        check_file(name, DIGEST_LIMIT, within=folder)  # a special file, a link out of its folder: never read
+        status = os.stat(name)
         signature = [status.st_mtime_ns, status.st_ctime_ns, status.st_size, status.st_ino]
         entry = known.get(name)
         if entry is not None and entry[:4] == signature:
             signatures[name] = entry
             return entry[4]
-        if status.st_size > DIGEST_LIMIT:
-            file_digest = "large:" + ":".join(map(str, signature))
-        else:
-            file_digest = hashlib.sha256(read_bytes(name)).hexdigest()
+        file_digest = hashlib.sha256(read_bytes(name, DIGEST_LIMIT, within=folder)).hexdigest()
     except OSError:
         return None
     if now - max(status.st_mtime_ns, status.st_ctime_ns) > SETTLED_NS:
         signatures[name] = [*signature, file_digest]
     return file_digest
-
-
-def _inside(root: str, path: str) -> bool:
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def modified_seconds(signatures: Mapping[str, list], name: str) -> int:

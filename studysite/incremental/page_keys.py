@@ -17,7 +17,7 @@ from pathlib import Path
 from studysite import urls
 from studysite.content.graph import Graph
 from studysite.content.records import KINDS, Content, Record
-from studysite.fileio import read_bytes
+from studysite.fileio import files_below, read_bytes
 from studysite.pages.view_models import Page, View
 from studysite.render.batch import Render
 
@@ -26,10 +26,19 @@ def files_digest(code_stamp: str, resource_folders: list[Path]) -> str:
     """A digest of what every page's bytes depend on: Studysite's code and libraries (the
     cache's code_stamp), the templates and the UI catalogs."""
     digest = hashlib.sha256(code_stamp.encode())
-    for path in [path for folder in resource_folders for path in sorted(folder.rglob("*"))]:
-        if path.is_file():
-            digest.update(path.as_posix().encode() + b"\0" + read_bytes(path))
+    for folder in resource_folders:
+        for name in sorted(files_below(folder)):
+            digest.update(f"{folder.as_posix()}/{name}".encode() + b"\0" + readable_bytes(folder / name, folder))
     return digest.hexdigest()
+
+
+def readable_bytes(path: Path, folder: Path) -> bytes:
+    """A resource file's bytes; a mark for one a build refuses to read (fileio.read_bytes:
+    the stage that reads it says why) or that is gone."""
+    try:
+        return read_bytes(path, within=folder)
+    except OSError:
+        return b"\0unreadable"
 
 
 def inputs_key(files: str, site: object) -> str:

@@ -61,7 +61,7 @@ def _kept_reading(content_dir: Path, kind: str, relative: str, languages: tuple[
         return None
     if not digest:
         try:
-            digest = hashlib.sha256(read_bytes(os.path.join(content_dir, relative))).hexdigest()
+            digest = hashlib.sha256(read_bytes(os.path.join(content_dir, relative), within=content_dir)).hexdigest()
         except OSError:  # told when the file is read to be parsed
             return None
     reading = cache.reading(_key(relative, kind, languages, digest))

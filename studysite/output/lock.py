@@ -22,8 +22,8 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from studysite.output.record import lock_file
-from studysite.output.write import check_destination
+from studysite.output.record import NotAFile, lock_file, open_lock_file
+from studysite.output.write import OutputError, check_destination
 
 DEFAULT_TIMEOUT = 600.0
 POLL_SECONDS = 0.05
@@ -55,12 +55,22 @@ def build_lock(out_dir: Path, cache_lock: Path, protected: Sequence[Path] = (), 
 
 @contextlib.contextmanager
 def _held(path: Path, holder: str, timeout: float, required: bool) -> Iterator[None]:
-    """An exclusive lock on path. required: a lock file that cannot be made is an OSError
-    (the output folder's parent: the build could not write there either); else the build
-    goes on without it (a cache folder that cannot be written is not used)."""
+    """An exclusive lock on path, never taken through a link (record.open_lock_file).
+    required: a lock file that cannot be made is an OSError (the output folder's parent: the
+    build could not write there either), or OutputError where a link or a special file has
+    its name; else the build goes on without it (a cache folder that cannot be written is
+    not used)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        descriptor = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666)
+        descriptor = open_lock_file(path)
+    except NotAFile as error:
+        if required:
+            raise OutputError(
+                f"'{path}' is {'a symbolic link' if path.is_symlink() else 'not a regular file'}: Studysite locks the output folder and records what"
+                " it wrote in a file of that name, and never writes through a link or into a special file; remove it, or choose another --out"
+            ) from error
+        yield
+        return
     except OSError:
         if required:
             raise

@@ -1,117 +1,69 @@
 """Write: the guarded, atomic output of a build.
 
-A build writes into a temporary folder beside the output folder and swaps it in only when
-everything succeeded, so a failed or interrupted build leaves the previous site as it was.
-Files whose bytes did not change are carried over as hard links; a rebuild in place stages
-only the changed files and moves them in at the end. The writer refuses to
-write outside its folder or the same file twice, marks the folders it builds, and never
-deletes a folder that holds anything it did not write (nor a link, which it never follows).
+A build writes into a temporary folder beside the output folder and puts a complete new
+folder in the output's place in one step at the end (output/commit.py), so a failed,
+interrupted or killed build leaves the previous site as it was. A rebuild stages only the
+files that changed, and brings the spare folder beside the output up to date with them
+before the exchange; a build without a spare makes the whole folder, carrying unchanged
+files over as hard links. The writer refuses to write outside its folder or the same file
+twice, marks the folders it builds, and never deletes a folder that holds anything it did
+not write (nor a link, which it never follows).
 
-In the file beside the folder that builds lock (`site.lock` for `site/`; output/lock.py) it
-records the size, modification time and inode of each file it left (output/record.py), so that the next build, by looking at them alone, finds a file
-changed by hand and writes it again (and a build with nothing to do stays one stat per file).
+What the build trusts of the folders it finds is proven first (output/manifest.py), by
+what the record beside them (output/record.py) saw of each file or by its digest, so a file
+changed by hand is written again.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
 import signal
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from studysite.fileio import files_below, read_bytes, write_new_file
-from studysite.output.record import Seen, recorded_output, scan_output, write_record
+from studysite.fileio import files_below, read_bytes, write_new_file, write_whole
+from studysite.output.commit import check_spare, complete_spare, exchange, folders_after, recover, spare_folder
+from studysite.output.manifest import (
+    MARKER,
+    PARTIAL_SUFFIX,
+    PENDING,
+    TEMP_MARKER,
+    Manifest,
+    OutputError,
+    checked_folder,
+    digest,
+    manifest_of,
+    not_studysites,
+    output_as_recorded,
+    read_manifest,
+    read_marker,
+)
+from studysite.output.record import UNPROVEN, Seen, as_recorded, disk_clock, look_through, lstat_files, read_records, vouched, write_records
 
-MARKER = ".studysite"
-TEMP_MARKER = ".studysite-partial"
-PENDING = ".studysite-pending"  # the files replaced since the manifest was written: by quick edits, or by a commit under way
-PARTIAL_SUFFIX = ".studysite-partial"  # a file being written beside the one it replaces
+__all__ = [
+    "MARKER",
+    "PARTIAL_SUFFIX",
+    "PENDING",
+    "TEMP_MARKER",
+    "FileReplacer",
+    "Manifest",
+    "OutputError",
+    "SiteWriter",
+    "check_destination",
+    "check_output_folder",
+    "manifest_of",
+    "output_as_recorded",
+    "read_manifest",
+]
 
-
-class OutputError(Exception):
-    """The output folder cannot be used; the message says why and what to do."""
-
-
-def _digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-@dataclass(frozen=True)
-class Manifest:
-    """What a Studysite folder holds: each file's sha256 and, for rendered pages, the key
-    of everything its rendering depended on (so that an unchanged page is not rendered)."""
-
-    files: dict[str, str] = field(default_factory=dict)
-    inputs: dict[str, str] = field(default_factory=dict)
-    present: Mapping[str, Seen] | None = None  # the files found in the folder (with what lstat said), when it was looked through
-    pending: frozenset[str] = frozenset()  # the files quick edits replaced since it was written
-
-
-def read_manifest(folder: Path) -> Manifest | None:
-    """The manifest of a Studysite folder, or None if it is not one. The files that quick
-    edits replaced since it was written are taken as they now are, with no key: the next
-    build renders them again and compares."""
-    try:
-        marker = (folder / MARKER).read_bytes()
-    except OSError:
-        return None
-    return manifest_of(folder, marker)
-
-
-def manifest_of(folder: Path, marker: bytes) -> Manifest | None:
-    """The manifest of a Studysite folder whose marker file holds these bytes (read_manifest);
-    None when it names a file outside the folder (a build deletes the files it lists and no
-    longer makes: a manifest changed by hand must not lead it elsewhere)."""
-    try:
-        data = json.loads(marker.decode("utf-8"))
-    except ValueError:  # UnicodeDecodeError too
-        return None
-    files = data.get("files") if isinstance(data, dict) else None
-    if not isinstance(files, dict) or not are_site_paths(files):
-        return None
-    inputs = data.get("inputs")
-    inputs = inputs if isinstance(inputs, dict) else {}
-    try:
-        pending = {line for line in (folder / PENDING).read_text(encoding="utf-8").splitlines() if line}
-    except OSError:
-        return Manifest(files, inputs)
-    if not are_site_paths(pending):
-        return None
-    replaced = {path: _file_digest(folder / path) for path in pending}
-    partial = {path + PARTIAL_SUFFIX: "" for path in pending}  # left by a quick edit stopped while writing
-    inputs = {path: key for path, key in inputs.items() if path not in pending}
-    return Manifest(files | replaced | partial | {PENDING: ""}, inputs, pending=frozenset(pending))
-
-
-# What marks an empty, '.' or '..' part of a path (a leading '/' makes an empty one), in paths
-# each put between line breaks.
-_NOT_INSIDE = ("\0", "//", "/./", "/../", "\n/", "/\n", "\n./", "\n../", "/.\n", "/..\n", "\n.\n", "\n..\n", "\n\n")
-
-
-def are_site_paths(paths: Iterable[str]) -> bool:
-    """Whether every path names a file inside the site folder: relative, POSIX, no empty,
-    '.' or '..' part. Looked for in the paths joined by line breaks, a substring search each
-    (a manifest lists every file; a break within a path only makes more parts to refuse)."""
-    paths = list(paths)
-    joined = "\n" + "\n".join(paths) + "\n"
-    return not paths or not any(mark in joined for mark in _NOT_INSIDE)
-
-
-def _file_digest(path: Path) -> str:
-    try:
-        return _digest(read_bytes(path))
-    except OSError:
-        return ""
+_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 
 
 class FileReplacer:
     """Writes pages straight into a built folder (serve's quick edits), each in one step.
     The manifest is left as the last build wrote it: each file replaced is listed as
-    pending, and the next build takes it as it is then (read_manifest)."""
+    pending first, and the next build takes it as it is then (read_manifest)."""
 
     def __init__(self, out_dir: Path, files: dict[str, str], inputs: dict[str, str], pending: set[str]):
         self.out_dir = out_dir
@@ -122,72 +74,34 @@ class FileReplacer:
 
     def write(self, path: str, data: bytes, key: str) -> None:
         """A page and the key it was made from; written only when its bytes changed. Not
-        through a link on its way (OutputError: a build then says where it is)."""
+        through a link on its way (OutputError: a build then says where it is). The pending
+        list and the page are each written whole or not at all (a full disk leaves them as
+        they were)."""
         self.inputs[path] = key
-        digest = _digest(data)
-        if self.files.get(path) == digest:
+        new = digest(data)
+        if self.files.get(path) == new:
             return
         folder = os.path.dirname(path)
         if os.path.realpath(self.out_dir / folder) != (os.path.join(self.root, folder) if folder else self.root):
             raise OutputError(f"refusing to write '{path}': a link on its way leads elsewhere")
         if path not in self.pending:
-            with open(self.out_dir / PENDING, "a", encoding="utf-8") as pending:
-                pending.write(path + "\n")
+            listed = sorted(self.pending | {path})
+            text = "".join(f"{line}\n" for line in listed).encode()
+            write_whole(self.out_dir / PENDING, lambda file: file.write(text), self.out_dir / (PENDING + PARTIAL_SUFFIX))
             self.pending.add(path)
         target = self.out_dir / path
         partial = target.with_name(target.name + PARTIAL_SUFFIX)
-        partial.write_bytes(data)
-        os.replace(partial, target)
-        self.files[path] = digest
+        try:
+            write_new_file(os.fspath(partial), data)
+            os.replace(partial, target)
+        finally:
+            partial.unlink(missing_ok=True)
+        self.files[path] = new
         self.written.append(path)
 
 
 def _manifest_text(files: dict[str, str], inputs: dict[str, str]) -> str:
     return json.dumps({"generator": "studysite", "files": files, "inputs": inputs}, sort_keys=True)
-
-
-def _write_manifest(out_dir: Path, files: dict[str, str], inputs: dict[str, str], staging: Path) -> None:
-    temporary = staging / MARKER
-    temporary.write_text(_manifest_text(files, inputs), encoding="utf-8")
-    os.replace(temporary, out_dir / MARKER)
-
-
-def record_output(out_dir: Path, files: dict[str, Seen] | None = None) -> None:
-    """Note what the files of a build just committed look like (files, when the caller
-    knows; else the folder is looked through), for the next build. A record that cannot
-    be written costs the next build a reading of every file, no more."""
-    try:
-        marker = (out_dir / MARKER).read_bytes()
-        if files is None:
-            files, _ = scan_output(out_dir)
-            files.pop(MARKER, None)
-    except OSError:
-        return
-    write_record(out_dir, marker, files)
-
-
-def output_as_recorded(out_dir: Path, marker: bytes) -> bool:
-    """Whether the output folder holds exactly the files the last build left, each as it
-    left it (by lstat alone: no file is read), and nothing else."""
-    recorded = recorded_output(out_dir, marker)
-    files, others = scan_output(out_dir)
-    files.pop(MARKER, None)
-    return bool(recorded) and not others and files.keys() == recorded.keys() and all(list(seen) == recorded[path] for path, seen in files.items())
-
-
-def _verified(out_dir: Path, manifest: Manifest, marker: bytes, found: dict[str, Seen]) -> Manifest:
-    """The manifest, with each file that is not as the last build left it (by lstat; every
-    file, when there is no record) taken as it now is, if its bytes changed: its digest
-    read, its key dropped and listed as pending, so that the build writes it again."""
-    recorded = recorded_output(out_dir, marker)
-    suspects = [path for path, seen in found.items() if manifest.files.get(path) and path not in manifest.pending and recorded.get(path) != list(seen)]
-    now = {path: _file_digest(out_dir / path) for path in suspects}
-    changed = {path for path, digest in now.items() if digest != manifest.files[path]}
-    if not changed:
-        return manifest
-    files = manifest.files | {path: now[path] for path in changed}
-    inputs = {path: key for path, key in manifest.inputs.items() if path not in changed}
-    return replace(manifest, files=files, inputs=inputs, pending=manifest.pending | changed)
 
 
 def check_destination(out_dir: Path, protected: list[Path]) -> bytes:
@@ -207,59 +121,50 @@ def check_destination(out_dir: Path, protected: list[Path]) -> bytes:
         return b""
     if not out_dir.is_dir():
         raise OutputError(f"'{out_dir}' exists and is not a folder; choose another --out")
-    try:
-        marker = (out_dir / MARKER).read_bytes()
-    except OSError:
-        marker = b""
+    marker = read_marker(out_dir)
     if not marker and any(out_dir.iterdir()):
-        raise _not_studysites(out_dir)
+        raise not_studysites(out_dir, f"'{out_dir}'")
     return marker
 
 
-def _not_studysites(out_dir: Path) -> OutputError:
-    return OutputError(f"'{out_dir}' holds files that Studysite did not write; nothing was changed. Choose an empty or new folder with --out")
-
-
 def check_output_folder(out_dir: Path, protected: list[Path]) -> Manifest:
-    """The manifest of the current output (empty when there is none), or OutputError. Files
-    changed since the last build left them are taken as they are now (_verified)."""
+    """The manifest of the current output (empty when there is none), or OutputError; what
+    interrupted builds left beside it tidied first (commit.recover). Files changed since
+    the last build left them are taken as they are now (manifest.checked_folder)."""
+    check_destination(out_dir, protected)
+    recover(out_dir)
     marker = check_destination(out_dir, protected)
+    records = read_records(out_dir)
     if not marker:  # no folder, or an empty one
-        return Manifest()
-    manifest = manifest_of(out_dir, marker)
-    if manifest is None:  # a manifest no build wrote
-        raise _not_studysites(out_dir)
-    present, others = scan_output(out_dir)
-    foreign = sorted((set(present) - set(manifest.files) - {MARKER}) | {f"{path} (a link)" if (out_dir / path).is_symlink() else path for path in others})
-    if foreign:
-        listed = ", ".join(foreign[:5]) + (" ..." if len(foreign) > 5 else "")
-        raise OutputError(
-            f"'{out_dir}' holds files that Studysite did not write ({listed}); nothing was changed. Move them away, or into static/ to publish them with the site"
-        )
-    return replace(_verified(out_dir, manifest, marker, present), present=present)
+        return Manifest(records=records)
+    return checked_folder(out_dir, marker, records, disk_clock(out_dir), f"'{out_dir}'")
 
 
 class SiteWriter:
-    """Writes one build into a temporary folder; commit() swaps it in, abort() removes it.
+    """Writes one build into a temporary folder; commit() puts it in place, abort() removes it.
 
-    in_place (for a rebuild of an existing site): the temporary folder receives only the
-    files that changed, and commit() moves them into the output folder, removes what is no
-    longer built and then writes the manifest; unchanged files are not touched at all."""
+    in_place (for a rebuild of an existing site that has a spare folder beside it): the
+    temporary folder receives only the files that changed, and commit() completes the spare
+    with them and exchanges it with the output; unchanged files are not touched at all.
+    spare: the spare, checked already (commit.check_spare); else it is checked on entering."""
 
-    def __init__(self, out_dir: Path, previous: Manifest, in_place: bool = False):
+    def __init__(self, out_dir: Path, previous: Manifest, in_place: bool = False, spare: Manifest | None = None):
         self.out_dir = out_dir
         self.previous = previous
         self.in_place = in_place and bool(previous.files)
+        self.spare = spare
         self.temp_dir = out_dir.parent / f".{out_dir.name}.tmp-{os.getpid()}"
         self.written: dict[str, str] = {}
         self.inputs: dict[str, str] = {}
         self.changed = 0
+        self.committed = False  # the new site is in place
         self._temp = os.fspath(self.temp_dir)
         self._folders: set[str] = set()
-        self._moved_in: frozenset[str] = frozenset()
 
     def __enter__(self) -> SiteWriter:
-        remove_stale_temp_folders(self.out_dir)
+        if self.in_place:
+            self.spare = self.spare or check_spare(self.out_dir, self.previous.records, self.previous)
+            self.in_place = self.spare is not None
         self.out_dir.parent.mkdir(parents=True, exist_ok=True)
         self.temp_dir.mkdir()
         (self.temp_dir / TEMP_MARKER).write_bytes(b"")
@@ -267,11 +172,11 @@ class SiteWriter:
 
     def __exit__(self, exc_type, exc, tb) -> None:
         if self.temp_dir.exists():  # after a failure, what cannot be removed is left to the next build: the failure is what to tell
-            shutil.rmtree(self.temp_dir, ignore_errors=exc_type is not None)
+            shutil.rmtree(self.temp_dir, ignore_errors=exc_type is not None or self.committed)
 
     def _check(self, path: str) -> None:
         parts = [part for part in path.split("/") if part not in ("", ".")]
-        if path.startswith("/") or ".." in parts or not parts or path in (MARKER, TEMP_MARKER):
+        if path.startswith("/") or ".." in parts or not parts or path in (MARKER, TEMP_MARKER, PENDING):
             raise OutputError(f"refusing to write '{path}': it is outside the output folder")
         if path in self.written:
             raise OutputError(f"refusing to write '{path}' twice: two pages have the same URL")
@@ -279,11 +184,11 @@ class SiteWriter:
     def write(self, path: str, data: bytes, key: str = "") -> None:
         """Write a file; key, for a rendered page, names everything its bytes came from."""
         self._check(path)
-        digest = _digest(data)
+        made = digest(data)
         if key:
             self.inputs[path] = key
-        self.written[path] = digest
-        if self.previous.files.get(path) == digest and self._link_previous(path):
+        self.written[path] = made
+        if self.previous.files.get(path) == made and self._link_previous(path):
             return
         write_new_file(self._place_for(path), data)
         self.changed += 1
@@ -326,7 +231,7 @@ class SiteWriter:
         return target
 
     def _link_previous(self, path: str) -> bool:
-        if self.in_place:  # the file stays where it is
+        if self.in_place:  # the file stays where it is, and the spare gets it at the commit
             present = self.previous.present
             return path in present if present is not None else os.path.isfile(self.out_dir / path)
         try:
@@ -348,94 +253,55 @@ class SiteWriter:
         search index): only that folder is listed, not the whole site."""
         prefix = folder.relative_to(self.temp_dir).as_posix() + "/"
         for path in sorted(files_below(folder)):
-            self.written[prefix + path] = _digest(read_bytes(folder / path))
+            self.written[prefix + path] = digest(read_bytes(folder / path))
 
     def commit(self) -> None:
-        """Mark the new folder and put it in the place of the old one. Ctrl-C and SIGTERM
-        wait until this is done, so no half-swapped site or leftover folder remains."""
-        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        """Put the new site in the output's place, in one step (commit.exchange); Ctrl-C and
+        SIGTERM wait meanwhile. committed says whether it is in place."""
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
         try:
-            self._swap()
+            if self.in_place:
+                self._commit_spare()
+            else:
+                self._commit_whole()
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-        record_output(self.out_dir, self._seen_after_update())
 
-    def _swap(self) -> None:
-        if self.in_place:
-            return self._update_in_place()
-        (self.temp_dir / MARKER).write_text(_manifest_text(self.written, self.inputs), encoding="utf-8")
+    def _commit_spare(self) -> None:
+        """Bring the spare up to date and exchange it with the output. What the record keeps
+        of each folder is taken before the exchange (which changes no file), so a build killed
+        just after it leaves a record of both."""
+        assert self.spare is not None
+        spare, text = spare_folder(self.out_dir), _manifest_text(self.written, self.inputs)
+        touched = complete_spare(spare, self.temp_dir, self.out_dir, self.written, self.spare, text)
+        clock = disk_clock(self.out_dir)
+        kept = {path: seen for path, seen in (self.spare.present or {}).items() if path in self.written and path not in touched}
+        new = kept | lstat_files(spare, (touched & self.written.keys()) | {MARKER}, clock)
+        folders = folders_after(spare, self.spare.folders, touched | {MARKER}, clock)
+        self._record(text, as_recorded(new, folders), lstat_files(self.out_dir, touched & self.previous.files.keys(), clock))
+        exchange(spare, self.out_dir, spare)
+        self.committed = True
+
+    def _commit_whole(self) -> None:
+        """Mark the complete temporary folder and exchange it with the output, which then
+        becomes the spare (or is removed, when there is one)."""
+        text = _manifest_text(self.written, self.inputs)
+        (self.temp_dir / MARKER).write_text(text, encoding="utf-8")
         (self.temp_dir / TEMP_MARKER).unlink()
-        old = self.out_dir.parent / f".{self.out_dir.name}.old-{os.getpid()}"
-        if self.out_dir.exists():
-            os.rename(self.out_dir, old)
-        try:
-            os.rename(self.temp_dir, self.out_dir)
-        except OSError:
-            if old.exists():
-                os.rename(old, self.out_dir)
-            raise
-        if old.exists():
-            shutil.rmtree(old)
+        clock = disk_clock(self.out_dir)
+        new = look_through(self.temp_dir)
+        old = look_through(self.out_dir).files if self.previous.marker else {}  # hard links were made to every file
+        self._record(text, as_recorded(vouched(new.files, clock), vouched(new.folders, clock)), vouched(old, clock))
+        exchange(self.temp_dir, self.out_dir, spare_folder(self.out_dir))
+        self.committed = True
 
-    def _seen_after_update(self) -> dict[str, Seen] | None:
-        """What lstat says of each file after a rebuild in place: as the folder was looked
-        through before it for the files it left alone, asked again for those it moved in
-        (so a rebuild of a large site does not look through all of it again)."""
-        before = self.previous.present
-        if not self.in_place or before is None:
-            return None
-        seen = {}
-        for path in self.written:
-            if path in self._moved_in or path not in before:
-                try:
-                    found = os.lstat(self.out_dir / path)
-                except OSError:  # gone already: the folder is looked through instead
-                    return None
-                seen[path] = (found.st_size, found.st_mtime_ns, found.st_ino)
-            else:
-                seen[path] = before[path]
-        return seen
-
-    def _update_in_place(self) -> None:
-        """Move the changed files into the output folder. They are listed as pending first
-        (as quick edits list theirs), so that a build killed midway is followed by one that
-        takes them as they are and renders them again (read_manifest)."""
-        staged = sorted(files_below(self.temp_dir) - {TEMP_MARKER})
-        self._moved_in = frozenset(staged)
-        removed = sorted(set(self.previous.files) - set(self.written))
-        with open(self.out_dir / PENDING, "a", encoding="utf-8") as pending:
-            pending.write("".join(path + "\n" for path in staged))
-        for path in staged:
-            target = self.out_dir / path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(self.temp_dir / path, target)
-        for path in removed:
-            (self.out_dir / path).unlink(missing_ok=True)
-            _remove_empty_folders((self.out_dir / path).parent, self.out_dir)
-        _write_manifest(self.out_dir, self.written, self.inputs, self.temp_dir)
-        (self.out_dir / PENDING).unlink(missing_ok=True)
-
-
-def _remove_empty_folders(folder: Path, root: Path) -> None:
-    while folder != root and root in folder.parents:
-        try:
-            folder.rmdir()
-        except OSError:  # not empty
-            return
-        folder = folder.parent
-
-
-def remove_stale_temp_folders(out_dir: Path) -> None:
-    """Remove what interrupted builds of this output left, and only that."""
-    if not out_dir.parent.is_dir():
-        return
-    for folder in out_dir.parent.glob(f".{out_dir.name}.tmp-*"):
-        if (folder / TEMP_MARKER).is_file():
-            shutil.rmtree(folder)
-    for folder in sorted(out_dir.parent.glob(f".{out_dir.name}.old-*")):
-        if read_manifest(folder) is None:
-            continue
-        if out_dir.exists():
-            shutil.rmtree(folder)
-        else:  # a build stopped between its two renames: put the previous site back
-            os.rename(folder, out_dir)
+    def _record(self, text: str, new: dict[str, Seen], old_touched: dict[str, Seen]) -> None:
+        """Record both folders: the new one, and the previous output (which the exchange makes
+        the spare), its files not as its manifest says recorded as unproven (every entry of a
+        folder is recorded: record.look_through takes a folder's entries from there)."""
+        previous = self.previous
+        old = {path: seen if path not in previous.pending else (*seen[:3], UNPROVEN) for path, seen in {**(previous.present or {}), **old_touched}.items()}
+        folders = {text.encode(): new}
+        if previous.marker:
+            folders[previous.marker] = as_recorded(old, previous.folders)
+        write_records(self.out_dir, folders)

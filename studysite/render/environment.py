@@ -11,6 +11,7 @@ compiled templates (incremental/template_code.py).
 from __future__ import annotations
 
 import functools
+import os
 import random
 import re
 from collections.abc import Callable, Mapping, MutableMapping, Sequence
@@ -23,10 +24,13 @@ from babel.numbers import format_decimal, get_decimal_symbol
 from babel.support import NullTranslations
 from jinja2 import nodes
 from jinja2.ext import InternationalizationExtension
+from jinja2.loaders import split_template_path
 from markupsafe import Markup
 
 from studysite.content.records import answer_letter
 from studysite.content.schema import QUESTION_TYPES
+from studysite.diagnostics import ContentError, Diagnostic, Location, Severity
+from studysite.fileio import MAX_TEXT, FileRefused, read_bytes, shown_path
 from studysite.languages import parse_locale
 
 
@@ -118,6 +122,34 @@ def placeholders(translated: str) -> tuple[list[tuple[str, str]], str] | None:
     return pieces, "".join(text) + translated[at:]
 
 
+class TemplateRefused(ContentError):
+    """A template file a build will not read (fileio.FileRefused), as a located error."""
+
+    def __init__(self, filename: str, error: FileRefused):
+        super().__init__([Diagnostic(Severity.ERROR, Location(shown_path(Path(filename)), 1, 1), error.code, error.strerror, error.hint)])
+
+
+class SiteTemplateLoader(jinja2.FileSystemLoader):
+    """Jinja's loader of the template folders, each file read as a build reads every file of
+    the site's folders (fileio.read_bytes): a regular file of at most fileio.MAX_TEXT, never
+    through a link out of its folder; else TemplateRefused."""
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+        pieces = split_template_path(template)
+        for folder in self.searchpath:
+            filename = os.path.join(folder, *pieces)
+            if not os.path.lexists(filename) or os.path.isdir(filename):
+                continue
+            try:
+                data = read_bytes(filename, MAX_TEXT, within=folder)
+            except FileRefused as error:
+                raise TemplateRefused(filename, error) from None
+            except FileNotFoundError:  # a link to nothing: as no file
+                continue
+            return data.decode(self.encoding), os.path.normpath(filename), lambda: True  # one build, one set of templates
+        raise jinja2.TemplateNotFound(template)
+
+
 class PageEnvironment(jinja2.Environment):
     """An environment whose templates see its globals as a dict of their own: every render
     copies a template's globals into the page's context, and a ChainMap of them is copied
@@ -135,7 +167,7 @@ def make_environment(
     translated by this catalog between builds (incremental/template_code.py)."""
     environment = PageEnvironment(
         bytecode_cache=code_cache,
-        loader=jinja2.FileSystemLoader([str(d) for d in template_dirs]),
+        loader=SiteTemplateLoader([str(d) for d in template_dirs]),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         extensions=[TranslatedAtCompileTime],

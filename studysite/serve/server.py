@@ -19,7 +19,6 @@ import gc
 import sys
 import threading
 import time
-import traceback
 from collections.abc import Iterator
 from contextlib import nullcontext
 from dataclasses import replace
@@ -27,7 +26,8 @@ from pathlib import Path
 
 from studysite import pipeline, urls
 from studysite.diagnostics import ContentError, Report, built_summary, plural, print_failure, print_report
-from studysite.incremental.cache import BuildCache, cache_lock_file, open_cache
+from studysite.failures import as_environment_error, crash_report, internal_error_message
+from studysite.incremental.cache import BuildCache, cache_folder, cache_lock_file, open_cache
 from studysite.output.lock import BuildBusy, build_lock
 from studysite.output.search import SearchIndexError, SearchToolError
 from studysite.output.write import MARKER, OutputError, check_destination
@@ -178,11 +178,10 @@ def rebuild(options: pipeline.Options, cache: BuildCache, state: LiveState, anno
     except Exception as error:  # any failure: report it and keep serving the previous site
         if isinstance(error, ContentError):
             print_failure(error.diagnostics, sys.stderr)  # as `build` prints them
-        elif isinstance(error, TOLD_ERRORS):  # their message says it all, as `build` prints it
-            print(f"error: {error}", file=sys.stderr)
-        else:
-            print(f"error: {type(error).__name__}: {error}", file=sys.stderr)
-            traceback.print_exc(limit=-3)
+        elif isinstance(error, TOLD_ERRORS) or as_environment_error(error) is not None:  # their message says it all, as `build` prints it
+            print(f"error: {as_environment_error(error) or error}", file=sys.stderr)
+        else:  # a bug: one sentence, the traceback in a file
+            print(f"error: {internal_error_message(error, crash_report(error, [cache_folder()]))}.", file=sys.stderr)
         print("Still serving the previous site." if (options.out_dir / MARKER).is_file() else "Serving the problems until they are fixed.", file=sys.stderr)
         state.failed(problems_of(error))
         return FAILED

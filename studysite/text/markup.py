@@ -32,7 +32,7 @@ import nh3
 
 from studysite import urls
 from studysite.diagnostics import Location, Report
-from studysite.fileio import shown_path
+from studysite.fileio import MAX_CATALOG, read_bytes, shown_path
 from studysite.memo import NO_MEMO, Memo
 from studysite.text import plain_markdown, site_links
 from studysite.text.texmath import TexError, has_math, protect_math
@@ -319,7 +319,7 @@ def _is_local(url: str) -> bool:
 
 def _lines_of(path: Path) -> list[str]:
     try:
-        return path.read_text(encoding="utf-8", errors="replace").splitlines()
+        return read_bytes(path, MAX_CATALOG).decode("utf-8", errors="replace").splitlines()
     except OSError:
         return []
 
