@@ -197,7 +197,7 @@ def test_a_file_whose_times_size_and_inode_are_as_they_were_is_not_read_again(tm
     assert sorted(first.signatures) == [str(folder / "a.yaml"), str(folder / "questions/b.yaml")]
     read = []
     original = inputs.read_bytes
-    monkeypatch.setattr(inputs, "read_bytes", lambda path, **given: read.append(os.path.basename(path)) or original(path, **given))
+    monkeypatch.setattr(inputs, "read_bytes", lambda path, *limit, **given: read.append(os.path.basename(path)) or original(path, *limit, **given))
     again = inputs.read_inputs([folder], "", "stamp", first.signatures)
     assert read == [] and again.digest == first.digest and again.listed == first.listed
     times = os.stat(folder / "a.yaml")
