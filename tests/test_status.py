@@ -53,6 +53,24 @@ def test_missing_and_fuzzy_ui_messages_of_a_language_studysite_does_not_ship(mak
     assert '  UI missing: "Search"' in eu
 
 
+def test_a_message_in_a_context_is_looked_up_in_its_context(make_content, tmp_path):
+    """pgettext("kind of page", "Question") has a catalog entry of its own, apart from any
+    "Question" without a context: translated, it is not missing; left empty, it is listed
+    with its context."""
+    content = make_content(**{"site.yaml": "languages: [nl, eu]\nnl: {title: S}\n"})
+    locales = tmp_path / "locales/eu/LC_MESSAGES"
+    locales.mkdir(parents=True)
+    po = (ROOT / "locales/fr/LC_MESSAGES/messages.po").read_text(encoding="utf-8").replace("Language: fr", "Language: eu")
+    translated = 'msgctxt "kind of page"\nmsgid "Question"\nmsgstr "Question"\n'
+    assert translated in po and 'msgctxt "kind of page"\nmsgid "Term"\nmsgstr "Terme"\n' in po
+    (locales / "messages.po").write_text(po.replace(translated, 'msgctxt "kind of page"\nmsgid "Question"\nmsgstr ""\n'), encoding="utf-8")
+    eu = run_cli("status", "--content", content).out.split("\neu: ")[1]
+    with (ROOT / "locales/messages.pot").open("rb") as pot:
+        total = sum(1 for message in read_po(pot) if message.id)
+    assert f"UI {total - 1}/{total} translated, 1 missing, 0 fuzzy" in eu
+    assert '  UI missing: "Question" (context: kind of page)' in eu
+
+
 def test_the_interfaces_gaps_are_one_warning_per_language_with_their_count_and_fail_only_strict(make_content, tmp_path):
     """Like a record not yet translated, an interface message not yet translated is a gap
     a deploy publishes (in English): one warning per language, not one per message."""

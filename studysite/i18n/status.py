@@ -32,6 +32,7 @@ from studysite.i18n.ui_catalogs import SOURCE_LANGUAGE, catalog_path, catalogs_o
 from studysite.memo import NO_MEMO, Memo
 
 UNCOMMITTED = float("inf")
+CONTEXT_SEPARATOR = "\x04"  # between a msgctxt and its msgid, as gettext joins them in a compiled catalog
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,18 @@ class RecordBlocks:
 
 
 @dataclass(frozen=True)
+class UiMessage:
+    """A UI message as a catalog keys it: by its msgid and its msgctxt (pgettext), since the
+    same English word can be translated apart in another context ("Question" as a kind of page)."""
+
+    id: str
+    context: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.id} ({self.context})" if self.context else self.id
+
+
+@dataclass(frozen=True)
 class LanguageStatus:
     language: str
     is_default: bool
@@ -57,8 +70,8 @@ class LanguageStatus:
     missing: tuple[RecordRef, ...]
     outdated: tuple[RecordRef, ...]
     ui_messages: int
-    ui_missing: tuple[str, ...]
-    ui_fuzzy: tuple[str, ...]
+    ui_missing: tuple[UiMessage, ...]
+    ui_fuzzy: tuple[UiMessage, ...]
     git_checked: bool
 
     @property
@@ -199,9 +212,10 @@ def content_status(records: list[RecordBlocks], language: str, coverage: Coverag
     return tuple(missing), tuple(old)
 
 
-def template_message_ids(template_dirs: list[Path], memo: Memo = NO_MEMO) -> list[str]:
-    """The UI messages of the templates (a plural by its singular), kept in the memo by a
-    digest of the template files."""
+def template_message_ids(template_dirs: list[Path], memo: Memo = NO_MEMO) -> list[UiMessage]:
+    """The UI messages of the templates (a plural by its singular), kept in the memo (as
+    text: a message in a context as its context, CONTEXT_SEPARATOR, its msgid) by a digest
+    of the template files."""
     digest = hashlib.sha256()
     for folder in template_dirs:
         for name in sorted(files_below(folder)):
@@ -212,15 +226,23 @@ def template_message_ids(template_dirs: list[Path], memo: Memo = NO_MEMO) -> lis
             digest.update(f"{folder.as_posix()}/{name}".encode() + b"\0" + data)
     key = digest.hexdigest()
     known = memo.get(key)
-    if known is not None:
-        return known
-    template = catalogs.extract_from(template_dirs)
-    ids = sorted(m.id if isinstance(m.id, str) else m.id[0] for m in template if m.id)
-    memo.put(key, ids)
-    return ids
+    if known is None:
+        template = catalogs.extract_from(template_dirs)
+        known = sorted(_message_key(m.id if isinstance(m.id, str) else m.id[0], m.context) for m in template if m.id)
+        memo.put(key, known)
+    return [_ui_message(message_key) for message_key in known]
 
 
-def ui_status(ids: list[str], locales: list[Path], language: str) -> tuple[int, tuple[str, ...], tuple[str, ...]]:
+def _message_key(message_id: str, context: str | None) -> str:
+    return f"{context}{CONTEXT_SEPARATOR}{message_id}" if context else message_id
+
+
+def _ui_message(message_key: str) -> UiMessage:
+    context, _, message_id = message_key.rpartition(CONTEXT_SEPARATOR)
+    return UiMessage(message_id, context or None)
+
+
+def ui_status(ids: list[UiMessage], locales: list[Path], language: str) -> tuple[int, tuple[UiMessage, ...], tuple[UiMessage, ...]]:
     """(messages, missing, fuzzy) of a language's UI catalog against the templates' messages."""
     if language.startswith(SOURCE_LANGUAGE):
         return len(ids), (), ()
@@ -229,16 +251,16 @@ def ui_status(ids: list[str], locales: list[Path], language: str) -> tuple[int, 
         return len(ids), tuple(ids), ()
     catalog = merge_catalogs([read_catalog(path, code) for path, code in paths])
     missing, fuzzy = [], []
-    for message_id in ids:
-        message = catalog.get(message_id)
+    for wanted in ids:
+        message = catalog.get(wanted.id, context=wanted.context)
         if message is None:
-            missing.append(message_id)
+            missing.append(wanted)
             continue
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
         if not all(strings):
-            missing.append(message_id)
+            missing.append(wanted)
         elif message.fuzzy:
-            fuzzy.append(message_id)
+            fuzzy.append(wanted)
     return len(ids), tuple(missing), tuple(fuzzy)
 
 
@@ -271,9 +293,9 @@ class TranslationStatus:
         self.coverage = coverage or {}  # what content.po translated (i18n/content_po.py)
         self.memos = memos or StatusMemos()  # where the git work and the templates' messages are kept between runs
         self._statuses: dict[str, LanguageStatus] | None = None
-        self._ui: dict[str, tuple[int, tuple[str, ...], tuple[str, ...]]] = {}
+        self._ui: dict[str, tuple[int, tuple[UiMessage, ...], tuple[UiMessage, ...]]] = {}
 
-    def ui_of(self, language: str) -> tuple[int, tuple[str, ...], tuple[str, ...]]:
+    def ui_of(self, language: str) -> tuple[int, tuple[UiMessage, ...], tuple[UiMessage, ...]]:
         """(messages, missing, fuzzy) of a language's interface, worked out once: without
         the git work that the content's status needs, so a check can ask for it."""
         if language not in self._ui:
@@ -318,6 +340,11 @@ def report_interface_gaps(status: TranslationStatus, own_locales: Path, report: 
             )
 
 
+def shown_message(message: UiMessage) -> str:
+    """A message as `status` lists it: its msgid quoted, then its context if it has one."""
+    return f'"{message.id}" (context: {message.context})' if message.context else f'"{message.id}"'
+
+
 def format_status(statuses: list[LanguageStatus]) -> str:
     lines = []
     for status in statuses:
@@ -329,8 +356,8 @@ def format_status(statuses: list[LanguageStatus]) -> str:
         )
         lines += [f"  missing: {ref.kind}/{ref.id} ({ref.path})" for ref in status.missing]
         lines += [f"  outdated: {ref.kind}/{ref.id} ({ref.path}): its {statuses[0].language} text changed after it was translated" for ref in status.outdated]
-        lines += [f'  UI missing: "{message}"' for message in status.ui_missing]
-        lines += [f'  UI fuzzy: "{message}"' for message in status.ui_fuzzy]
+        lines += [f"  UI missing: {shown_message(message)}" for message in status.ui_missing]
+        lines += [f"  UI fuzzy: {shown_message(message)}" for message in status.ui_fuzzy]
     if statuses and not statuses[0].git_checked:
         lines.append("(outdated records are found with git; the content folder is not in a git work tree)")
     return "\n".join(lines)
