@@ -265,9 +265,17 @@ export class Store {
 
   setSetting(name, value) { this.update((record) => { record.settings[name] = value; }); }
 
-  /* The daily goal from today on: the days before keep theirs (goals). */
+  /* The daily goal from today on: the days before keep theirs (goals). A reader who never
+     set one had the goal of the settings since their first answer: that day gets it first. */
   setGoal(goal, now = Date.now()) {
-    if (validGoal(goal)) this.update((record) => { record.settings.goal = record.goals[dayOf(now)] = goal; });
+    if (!validGoal(goal)) return;
+    const today = dayOf(now);
+    this.update((record) => {
+      if (!Object.keys(record.goals).some((day) => day < today)) {
+        for (const [day, kept] of Object.entries(firstGoal(record))) if (!(day in record.goals)) record.goals[day] = kept;
+      }
+      record.settings.goal = record.goals[today] = goal;
+    });
   }
 
   /* Valid entries only: a due date is never null. */
@@ -285,6 +293,14 @@ export class Store {
   }
 
   reset() { this.update((record) => Object.assign(record, emptyRecord())); }
+}
+
+/* The daily goal in force on a day ("YYYY-MM-DD"): the last one set on or before it (the
+   days before the first take the first); with none set, the settings'. */
+export function goalOn(record, day) {
+  const days = Object.keys(record.goals).sort();
+  if (!days.length) return record.settings.goal || DEFAULT_GOAL;
+  return record.goals[days.filter((set) => set <= day).at(-1) || days[0]];
 }
 
 /* The ids whose schedule lags behind their attempts (never planned, or answered since). */
