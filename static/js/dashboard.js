@@ -1,4 +1,4 @@
-/* The home page's dashboard: continue where you left off, due today, today's answers
+/* The home page's dashboard: continue where you left off, the questions and flashcards due today, today's answers
    against the daily goal (set here), and the streak of days the goal was reached, each day
    against the goal it had (a goal changed today never rewrites the days before). */
 
@@ -75,6 +75,7 @@ export function start(context) {
   });
   context.onRefresh.push((record) => show(body, record, context.format));
   context.onDue.push((count) => { body.querySelector("[data-due-count]").textContent = context.format(count); });
+  context.onDueCards.push((count) => { body.querySelector("[data-due-cards]").textContent = context.format(count); });
   context.refresh();
   body.hidden = false;
 }

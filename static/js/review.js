@@ -142,6 +142,7 @@ export async function start(context) {
   find("[data-start-review]").addEventListener("click", () => { startSession(); });
   setUpKeeping(root, context, known, render);
   context.onRefresh.push(() => { if (!listSection.hidden) showList(); });
+  context.onDueCards.push((count) => { find("[data-due-cards]").textContent = context.format(count); });
   await context.schedule().catch(() => {}); // what was answered before scheduling was everywhere
   render();
   root.hidden = false;

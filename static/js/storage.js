@@ -261,6 +261,17 @@ export class Store {
     });
   }
 
+  /* A flashcard's grade (1 Again, 2 Hard, 3 Good, 4 Easy) under its own key ("<term>:<side>"). */
+  addReview(card, grade, time = Date.now()) {
+    const entry = entryOf({ grade, time }, REVIEW);
+    if (!CARD.test(card) || !entry) return;
+    this.update((record) => {
+      const list = record.cards.attempts[card] || (record.cards.attempts[card] = []);
+      list.push(entry);
+      if (list.length > MAX_ATTEMPTS) list.splice(0, list.length - MAX_ATTEMPTS);
+    });
+  }
+
   setting(name) { return this.record().settings[name]; }
 
   setSetting(name, value) { this.update((record) => { record.settings[name] = value; }); }
@@ -278,10 +289,11 @@ export class Store {
     });
   }
 
-  /* Valid entries only: a due date is never null. */
-  setSchedule(entries) {
-    const valid = Object.entries(entries).filter(([id, entry]) => ID.test(id) && validEntry(entry));
-    if (valid.length) this.update((record) => { for (const [id, { due, count }] of valid) record.schedule[id] = { due, count }; });
+  /* Valid entries only: a due date is never null. deck: "cards" for the flashcards' plans. */
+  setSchedule(entries, deck = "") {
+    const pattern = deck ? CARD : ID;
+    const valid = Object.entries(entries).filter(([id, entry]) => pattern.test(id) && validEntry(entry));
+    if (valid.length) this.update((record) => { for (const [id, { due, count }] of valid) (deck ? record[deck] : record).schedule[id] = { due, count }; });
   }
 
   /* Where a topic's practice was left, or null to forget it. */
