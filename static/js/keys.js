@@ -27,7 +27,7 @@ export function act(key, target) {
   const help = document.querySelector("[data-keys]");
   if (key === "?") return toggleHelp(help, true);
   if (!root || (key === "Enter" && target.closest(CONTROL))) return false;
-  if (key === "r" || key === "R") {
+  if ((key === "r" || key === "R") && !controllerOf(root).quiet) { // an exam's answers stay hidden until it is handed in
     const reveal = root.querySelector("details.reveal");
     reveal.open = !reveal.open;
     reveal.querySelector("summary").focus();

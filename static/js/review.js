@@ -4,31 +4,13 @@
 
 import { Session, linkList } from "./practice.js";
 import { dueIds, endOfDay } from "./storage.js";
-import { fill } from "./question.js";
+import { fill, fetchQuestion } from "./question.js";
 import { drawDueChart } from "./chart.js";
 import { exportData, importText } from "./keeping.js";
 
 const CHART_DAYS = 7;
 const DAY = 24 * 3600 * 1000;
 const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
-
-/* A question's component taken from its own page, its links and sources made absolute. */
-async function fetchQuestion(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${response.status} ${url}`);
-  const page = new DOMParser().parseFromString(await response.text(), "text/html");
-  const article = page.querySelector("[data-question]");
-  if (!article) throw new Error("no question in " + url);
-  article.querySelectorAll("[href], [src]").forEach((e) => { const name = e.hasAttribute("href") ? "href" : "src"; e.setAttribute(name, new URL(e.getAttribute(name), url).href); });
-  const heading = article.querySelector("h1");
-  const stem = document.createElement("p");
-  stem.className = "stem";
-  if (heading.lang) stem.lang = heading.lang;
-  stem.append(...heading.childNodes);
-  heading.replaceWith(stem);
-  article.removeAttribute("data-question-page");
-  return document.adoptNode(article);
-}
 
 /* The list to review: the questions due today, longest overdue first, then those whose
    last answer was wrong. */

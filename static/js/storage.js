@@ -304,6 +304,45 @@ export class Store {
     });
   }
 
+  /* A new exam ({started, minutes, order}), kept with no answer yet; false when it is not one. */
+  startExam(exam) {
+    const kept = cleanExam({ ...exam, answers: {} }, Infinity);
+    if (!kept) return false;
+    this.update((record) => {
+      record.exams.push(kept);
+      if (record.exams.length > MAX_EXAMS) record.exams.splice(0, record.exams.length - MAX_EXAMS);
+    });
+    return true;
+  }
+
+  /* A running exam's answer to one of its questions, or null to take it back. */
+  setExamAnswer(started, id, attempt, time = Date.now()) {
+    const entry = attempt && entryOf({ ...attempt, time }, ATTEMPT);
+    if (attempt && !entry) return;
+    this.update((record) => {
+      const exam = record.exams.find((kept) => kept.started === started && kept.ended === undefined);
+      if (!exam || !exam.order.includes(id)) return;
+      if (entry) exam.answers[id] = entry;
+      else delete exam.answers[id];
+    });
+  }
+
+  /* Hand an exam in: it ends, and its answers become attempts like any other (scheduled and
+     counted in their day), in the same write, so that they are counted once. */
+  endExam(started, ended) {
+    this.update((record) => {
+      const exam = record.exams.find((kept) => kept.started === started && kept.ended === undefined);
+      if (!exam || !validTime(ended)) return;
+      exam.ended = Math.max(ended, started);
+      for (const [id, answer] of Object.entries(exam.answers)) {
+        const list = record.attempts[id] || (record.attempts[id] = []);
+        list.push({ ...answer });
+        list.sort((a, b) => a.time - b.time);
+        if (list.length > MAX_ATTEMPTS) list.splice(0, list.length - MAX_ATTEMPTS);
+      }
+    });
+  }
+
   reset() { this.update((record) => Object.assign(record, emptyRecord())); }
 }
 
