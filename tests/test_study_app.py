@@ -501,11 +501,11 @@ def test_the_chart_shows_the_coming_days_with_a_text_alternative(phone, noon):
     svg = page.locator("[data-chart] svg")
     assert svg.get_attribute("aria-hidden") == "true"
     assert svg.locator("rect").count() == 7
-    items = page.locator("[data-chart-text] li").all_inner_texts()
+    items = page.locator("[data-chart] [data-chart-text] li").all_inner_texts()
     assert len(items) == 7 and all(re.match(r"^\w+ \d+ \w+: \d+$", text) for text in items), items
     assert [int(text.rsplit(": ", 1)[1]) for text in items][:2] == [1, 1], "all-reduce overdue today, kv-cache tomorrow"
     assert svg.locator("text.count").all_text_contents()[:2] == ["1", "1"]
-    assert page.locator("figcaption").inner_text() == "Te herhalen in de komende dagen"
+    assert page.locator("[data-chart] figcaption").inner_text() == "Te herhalen in de komende dagen"
     assert page.evaluate("[document.documentElement.scrollWidth, innerWidth]") == [375, 375]
     assert errors(opened) == []
 

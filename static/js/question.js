@@ -80,6 +80,7 @@ export function enhanceQuestion(root, { strings, onAnswer = null, afterAnswer = 
   function answer(attempt, sentence, details = []) {
     if (answered) return;
     answered = true;
+    root.classList.add("is-answered");
     const words = [sentence, ...details];
     if (shown) words.push(strings.shown);
     verdict = [words.join(" "), "result " + (attempt.correct ? "is-right" : "is-wrong")];
@@ -111,6 +112,7 @@ export function enhanceQuestion(root, { strings, onAnswer = null, afterAnswer = 
     key: (key) => Boolean(part && !answered && part.key(key)),
     reset() {
       answered = shown = false;
+      root.classList.remove("is-answered");
       result.textContent = "";
       result.className = "result";
       reveal.open = false;

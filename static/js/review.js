@@ -1,11 +1,13 @@
 /* The review page: one list to review (due, then wrong) whose place a review session takes
    while it runs (practice.js's Session over the questions, fetched from their pages), a
-   chart of the coming days, export, import and reset. Markup: templates/review.html. */
+   chart of the coming days, the flashcards due, the history of the last 30 days
+   (history.js), export, import and reset. Markup: templates/review.html. */
 
 import { Session, linkList } from "./practice.js";
 import { dueIds, endOfDay } from "./storage.js";
 import { fill, fetchQuestion } from "./question.js";
 import { drawDueChart } from "./chart.js";
+import { showHistory } from "./history.js";
 import { exportData, importText } from "./keeping.js";
 
 const CHART_DAYS = 7;
@@ -72,6 +74,7 @@ export async function start(context) {
       find("[data-start-review]").hidden = ids.length === 0;
     }
     drawChart(root, context, known);
+    showHistory(root.querySelector("[data-history]"), store.record(), context.format);
     return ids;
   }
 
