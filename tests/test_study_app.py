@@ -106,7 +106,7 @@ def test_practice_on_a_phone_keeps_the_marked_choice_the_result_and_next_in_view
         next_button = item.locator("[data-next]")
         result = item.locator("[data-result]")
         assert page.evaluate("document.activeElement.matches('[data-next]')")
-        for what in (item.locator(".choices li").nth(chosen), result, next_button):
+        for what in (item.locator(".choices li").nth(chosen).locator(".mark").first, result, next_button):  # the choice says what it was
             assert in_view(what), f"step {step}: {what} is off screen"
         gap = next_button.bounding_box()["y"] - (result.bounding_box()["y"] + result.bounding_box()["height"])
         assert 0 <= gap < 40, "Next sits right under the result"
@@ -619,7 +619,7 @@ def test_without_javascript_the_dashboard_says_what_it_needs_and_the_next_questi
 PAGE_WEIGHT = 40 * 1024
 
 
-@pytest.mark.parametrize("path", ["nl/", PRACTICE, "nl/review/", "nl/questions/data-parallelism/", "nl/topics/ai-hardware-stack/"])
+@pytest.mark.parametrize("path", ["nl/", PRACTICE, "nl/review/", "nl/questions/data-parallelism/", "nl/topics/ai-hardware-stack/", "nl/flashcards/", "nl/exam/"])
 def test_a_page_with_all_it_loads_stays_under_40_kb_gzipped(phone, sample_site, site_url, path):
     """Every same-origin response of the page while it loads and is answered on (the scheduler
     included), each gzipped: what a reader's first visit costs. The service worker and what it

@@ -102,6 +102,7 @@ export function start(context) {
   function makeItem(id, article) {
     const item = find("[data-item-template]").content.firstElementChild.cloneNode(true);
     item.dataset.question = id;
+    item.hidden = true;
     item.querySelector("[data-slot]").replaceWith(article);
     find("[data-exam-items]").append(item);
     const change = item.querySelector("[data-change]");

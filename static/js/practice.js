@@ -42,9 +42,10 @@ export function reviewDays(schedule, ids) {
 }
 
 /* After an answer: the window scrolled as little as it takes to show Next and the start of
-   the explanation under the result, keeping the choice picked (else the stem) in sight. */
+   the explanation under the result, but never past what the choice picked says of itself
+   (its mark), nor past the result. */
 export function showAnswered(item, next) {
-  const kept = item.querySelector("[data-choices] > :is(.is-chosen-right, .is-chosen-wrong)") || item.querySelector(".stem");
+  const kept = item.querySelector("[data-choices] > :is(.is-chosen-right, .is-chosen-wrong) > .mark") || item.querySelector("[data-result]");
   const explanation = item.querySelector(".explanation");
   const start = (explanation.firstElementChild || explanation).getBoundingClientRect().top;
   const lines = 2 * (parseFloat(getComputedStyle(explanation).lineHeight) || 24);
