@@ -126,19 +126,11 @@ class SitePages:
 
     def exam(self, lg: LanguageGraph) -> Page:
         """The mock exam: topics to choose, each question's title, page and topic for the
-        browser, which fetches the questions it draws. Keyed by the titles, as the review page."""
+        browser, which fetches the questions it draws. Keyed by its view model (which
+        question is in which topic is no source's); its sources say which edits show on it."""
         language = lg.edition.language
         sources = (f"titles:{language}", *(f"topics/{t}" for t in lg.edition.topics))
-        return Page(
-            urls.exam(language),
-            "exam.html",
-            language,
-            "",
-            partial(self._exam_view, lg),
-            self._every_language(urls.exam),
-            sources,
-            reads_only_sources=True,
-        )
+        return Page(urls.exam(language), "exam.html", language, "", partial(self._exam_view, lg), self._every_language(urls.exam), sources)
 
     def _exam_view(self, lg: LanguageGraph) -> ExamView:
         language = lg.edition.language
