@@ -534,14 +534,22 @@ def test_the_import_control_speaks_the_pages_language(phone, tmp_path):
 
 
 # What the study features fill in on each page, once they have: the list to review, the
-# dashboard, the question's own state.
-FILLED_IN = {"nl/review/": "[data-list] li", "nl/": "[data-dashboard-body]:not([hidden])", "nl/questions/data-parallelism/": "[data-own-state]:not([hidden])"}
+# dashboard, the question's own state, practice running, the flashcards' deck, the exam's form.
+FILLED_IN = {
+    "nl/review/": "[data-list] li",
+    "nl/": "[data-dashboard-body]:not([hidden])",
+    "nl/questions/data-parallelism/": "[data-own-state]:not([hidden])",
+    PRACTICE: ".practice.is-running",
+    "nl/flashcards/": "[data-flashcards]:not([hidden])",
+    "nl/exam/": "[data-exam]:not([hidden])",
+}
 FILLED_IN_COUNT = {"nl/review/": 2}
+WIDE = {PRACTICE: {"width": 1280, "height": 800}}  # practice's controls above a whole question: the room kept for them shows on a wide screen
 
 
 @pytest.mark.parametrize("path", list(FILLED_IN))
 def test_no_layout_shift_as_the_study_features_fill_in(phone, path):
-    opened = phone("nl/questions/kv-cache/")
+    opened = phone("nl/questions/kv-cache/", viewport=WIDE.get(path, PHONE))
     page = opened.page
     put(page, review_record())
     page.goto(page.url.replace("nl/questions/kv-cache/", path))

@@ -158,7 +158,6 @@ export function start(context) {
       grade(Number(event.key));
     }
   });
-  document.querySelector("[data-flashcards-intro]").textContent = document.querySelector("[data-flashcards-intro]").dataset.introScripted;
   root.hidden = false;
   begin(false);
 }
