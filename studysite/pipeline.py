@@ -36,7 +36,7 @@ from studysite.output.assets import collect_assets
 from studysite.output.commit import check_spare
 from studysite.output.theme import site_look, theme_assets
 from studysite.output.write import Manifest, SiteWriter, check_output_folder
-from studysite.pages import record_parts
+from studysite.pages import record_parts, site_pages
 from studysite.pages.builder import ViewBuilder
 from studysite.pages.links import check_page_links
 from studysite.pages.view_models import Page
@@ -367,17 +367,20 @@ def write_site(
         decks.write(writer)
     writer.write("robots.txt", f"User-agent: *\nAllow: /\nSitemap: {urls.absolute(content.site.base_url, urls.SITEMAP)}\n".encode())
     writer.write(".nojekyll", b"")
-    write_question_lists(writer, loaded.graph)
+    write_question_lists(writer, loaded.graph, content)
     if options.search and not options.preview:
         search.index_site(writer, options.out_dir, previous, content.site.languages, options.processes)
     write_offline_files(writer, loaded, renderer)  # its page lists name the search index's files
 
 
-def write_question_lists(writer: SiteWriter, graph: Graph) -> None:
-    """Per language, the ids of the questions its site has (urls.review_questions): the
-    study scripts count as due only these, not questions the site no longer has."""
+def write_question_lists(writer: SiteWriter, graph: Graph, content: Content) -> None:
+    """Per language, the ids of the questions its site has (urls.review_questions) and the
+    keys of its flashcards (urls.flashcard_list): the study scripts count as due only these,
+    not questions or terms the site no longer has."""
     for language, lg in graph.languages.items():
         writer.write(urls.review_questions(language), json.dumps(list(lg.edition.questions), separators=(",", ":")).encode())
+        cards = [f"{t}:{side}" for t in lg.edition.terms for side in site_pages.flashcard_sides(content.terms[t], content.site.term_language, language)]
+        writer.write(urls.flashcard_list(language), json.dumps(cards, separators=(",", ":")).encode())
 
 
 def write_offline_files(writer: SiteWriter, loaded: LoadedSite, renderer: Renderer) -> None:

@@ -63,6 +63,20 @@ def downloads(language: str) -> str:
     return page(language, "downloads")
 
 
+def flashcards(language: str) -> str:
+    return page(language, "flashcards")
+
+
+def flashcard_list(language: str) -> str:
+    """The keys of the flashcards a language's site has (a JSON list, "<term id>:<side shown
+    first>"): the due count every page shows counts only these."""
+    return f"{flashcards(language)}cards.json"
+
+
+def exam(language: str) -> str:
+    return page(language, "exam")
+
+
 def offline(language: str) -> str:
     """What the service worker shows for a page that was never stored, at any address."""
     return page(language, "offline")
@@ -130,6 +144,15 @@ class TextPlace:
 
 RECORD_PAGE = TextPlace("../../../", "../../")  # every record page, <lang>/<kind>/<id>/ (term_from_record_page), and practice pages
 LANGUAGE_HOME = TextPlace("../", "")  # a language's home page, <lang>/, which shows the site's description
+
+
+_UP_ONE = re.compile(r'(\s(?:href|src)=")\.\./')
+
+
+def one_folder_up(fragment: str) -> str:
+    """A record page's text (its relative links made for <lang>/<kind>/<id>/, RECORD_PAGE) as
+    a page one folder higher shows it (<lang>/flashcards/): each relative link one "../" shorter."""
+    return _UP_ONE.sub(r"\1", fragment)
 
 
 def file_for(path: str) -> str:

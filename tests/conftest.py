@@ -23,6 +23,7 @@ import pytest
 from studysite.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
+TYPES_CONTENT = ROOT / "tests" / "sites" / "types" / "content"  # a question of each type
 STUDY_CONTENT = ROOT / "tests" / "sites" / "study" / "content"  # the sample content as the tests have it: the repository's content/ is the deploy's, never a test's
 BASE_PATH = "/repo/"
 
@@ -186,6 +187,24 @@ def site_url(sample_site: Path):
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}{BASE_PATH}"
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def types_site(tmp_path_factory) -> Path:
+    """The site of one question of each type (tests/sites/types/, en and ar), built once, strict."""
+    site = tmp_path_factory.mktemp("types-served") / "types"
+    result = run_cli("build", "--content", TYPES_CONTENT, "--out", site, "--base-url", "https://example.org/types/", "--strict", "--no-search")
+    assert result.status == 0, result.err
+    return site
+
+
+@pytest.fixture(scope="session")
+def types_url(types_site: Path):
+    """The types site served over HTTP on 127.0.0.1 under /types/."""
+    server = QuietServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(types_site.parent)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/types/"
     server.shutdown()
 
 

@@ -55,7 +55,7 @@ def test_page_lists_hold_every_page_of_the_language_with_its_digest(sample_site:
         listed = read_json(sample_site / lang / "offline-pages.json")
         pages = dict(listed["pages"])
         built = {p.parent.relative_to(sample_site).as_posix() + "/" for p in (sample_site / lang).rglob("index.html")}
-        assert set(pages) == built | {f"{lang}/review/questions.json"}, "and the list of questions the due count reads"
+        assert set(pages) == built | {f"{lang}/review/questions.json", f"{lang}/flashcards/cards.json"}, "and the lists of questions and cards the due counts read"
         for path, digest in [*listed["pages"], *listed["assets"]]:
             file = sample_site / (path + "index.html" if path.endswith("/") else path)
             assert hashlib.sha256(file.read_bytes()).hexdigest().startswith(digest)

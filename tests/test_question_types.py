@@ -5,14 +5,12 @@ the controls appear and axe finding nothing; in practice, each answered right, a
 dark scheme, and the page's weight with every type's module; in a review session, with the
 keys' help of the question in view; honest grading; order and match mirrored in Arabic."""
 
-import functools
 import gzip
 import json
-import threading
 from urllib.parse import urlparse
 
 import pytest
-from conftest import ROOT, BrowserPage, QuietServer, _QuietHandler, recording_errors, run_cli
+from conftest import BrowserPage, recording_errors
 from test_accessibility import violations
 from test_browser import focus_by_tab
 from test_study_app import PAGE_WEIGHT, PHONE
@@ -20,7 +18,6 @@ from test_study_app import PAGE_WEIGHT, PHONE
 pytestmark = pytest.mark.browser
 expect = pytest.importorskip("playwright.sync_api").expect
 
-CONTENT = ROOT / "tests" / "sites" / "types" / "content"
 KEY = "studysite:/types/"
 DAY_MS = 24 * 3600 * 1000
 # The layout shifts so far of anything in the question (the links' state labels below it are markers.js's).
@@ -33,23 +30,6 @@ MOVED_IN_QUESTION = """() => {
     .filter((node) => node && node.nodeType === 1 && node.closest(".question")).map((node) => node.outerHTML.slice(0, 80));
 }"""
 TYPES = {"single": "pick-one", "multiple": "pick-all", "true-false": "gpu-mouse", "typed": "gcd", "numeric": "gravity", "order": "steps", "match": "pairs"}
-
-
-@pytest.fixture(scope="session")
-def types_site(tmp_path_factory):
-    root = tmp_path_factory.mktemp("types-served")
-    site = root / "types"
-    result = run_cli("build", "--content", CONTENT, "--out", site, "--base-url", "https://example.org/types/", "--strict", "--no-search")
-    assert result.status == 0, result.err
-    return site
-
-
-@pytest.fixture(scope="session")
-def types_url(types_site):
-    server = QuietServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(types_site.parent)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/types/"
-    server.shutdown()
 
 
 @pytest.fixture

@@ -3,6 +3,7 @@
 import dataclasses
 
 import pytest
+from conftest import SITE_YAML
 
 from studysite.content.load import load_documents
 from studysite.content.readers import ID_LENGTH_HINT, MAX_ID_BYTES
@@ -460,3 +461,16 @@ def test_each_type_reads_into_its_model(make_content):
     assert (q["t"].answer, q["y"].accents, q["y"].texts["nl"].accept) == (True, "ignore", ("6", "zes"))
     assert (str(q["n"].answer), str(q["n"].tolerance), q["n"].texts["nl"].unit) == ("9.810", "0.05", "m/s²")
     assert q["o"].texts["nl"].items == ("a", "b", "c") and q["p"].texts["nl"].pairs == (("a", "1"), ("b", "2"))
+
+
+def test_the_exam_offers_20_questions_and_30_minutes_unless_site_yaml_says_otherwise(make_content):
+    content, report = check(make_content())
+    assert (content.site.exam.questions, content.site.exam.minutes) == (20, 30)
+    content, report = check(make_content(**{"site.yaml": SITE_YAML + "exam: {questions: 40, minutes: 90}\n"}))
+    assert report.diagnostics == [] and (content.site.exam.questions, content.site.exam.minutes) == (40, 90)
+    content, report = check(make_content(**{"site.yaml": SITE_YAML + "exam: {questions: 0, minutes: 2.5}\n"}))
+    found = [(str(d.location), d.code, d.message) for d in report.errors]
+    assert found == [
+        ("site.yaml:6:19", "value.range", "'questions' must be a whole number from 1 to 1000, not 0"),
+        ("site.yaml:6:31", "value.range", "'minutes' must be a whole number from 1 to 600, not 2.5"),
+    ]

@@ -21,6 +21,8 @@ TEMPLATE_VIEWS = {
     "comparison.html": view_models.ComparisonView,
     "home.html": view_models.HomeView,
     "glossary.html": view_models.GlossaryView,
+    "flashcards.html": view_models.FlashcardsView,
+    "exam.html": view_models.ExamView,
     "chooser.html": view_models.ChooserView,
     "404.html": view_models.NotFoundView,
     "search.html": view_models.SearchView,

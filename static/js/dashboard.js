@@ -1,14 +1,12 @@
-/* The home page's dashboard: continue where you left off, due today, today's answers
-   against the daily goal (set here), and the streak of days the goal was reached. */
+/* The home page's dashboard: continue where you left off, the questions and flashcards due today, today's answers
+   against the daily goal (set here), and the streak of days the goal was reached, each day
+   against the goal it had (a goal changed today never rewrites the days before). */
 
-import { DEFAULT_GOAL } from "./storage.js";
+import { dayOf, goalOn } from "./storage.js";
 import { fill } from "./question.js";
 
-/* "YYYY-M-D" of a time, in the reader's own time zone. */
-export function dayKey(time) {
-  const date = new Date(time);
-  return `${date.getFullYear()}-${date.getMonth() + 1}-${date.getDate()}`;
-}
+/* "YYYY-MM-DD" of a time, in the reader's own time zone (storage's days). */
+export const dayKey = (time) => dayOf(Number(time));
 
 /* Answers given on each day: {dayKey: count}. */
 export function answersByDay(attempts) {
@@ -17,14 +15,17 @@ export function answersByDay(attempts) {
   return days;
 }
 
-/* Days in a row, back from today, on which at least goal answers were given; today counts
-   once reached, and until then the streak up to yesterday stands. */
+/* Days in a row, back from today, on which at least the goal answers were given (goal: a
+   number, or the goal of a day key); today counts once reached, and until then the streak
+   up to yesterday stands. */
 export function streak(days, goal, now = Date.now()) {
+  const goalOf = typeof goal === "function" ? goal : () => goal;
+  const reached = (day) => (days[dayKey(day)] || 0) >= goalOf(dayKey(day));
   const day = new Date(now);
   day.setHours(12, 0, 0, 0);
-  if ((days[dayKey(day)] || 0) < goal) day.setDate(day.getDate() - 1);
+  if (!reached(day)) day.setDate(day.getDate() - 1);
   let count = 0;
-  while ((days[dayKey(day)] || 0) >= goal) {
+  while (reached(day)) {
     count += 1;
     day.setDate(day.getDate() - 1);
   }
@@ -39,11 +40,11 @@ function lastPlace(places) {
 }
 
 function show(body, record, format) {
-  const goal = record.settings.goal || DEFAULT_GOAL;
+  const goal = goalOn(record, dayKey(Date.now()));
   const days = answersByDay(record.attempts);
   const today = days[dayKey(Date.now())] || 0;
   body.querySelector("[data-today]").textContent = fill(body.dataset.todayText, { done: format(today), goal: format(goal) });
-  body.querySelector("[data-streak]").textContent = format(streak(days, goal));
+  body.querySelector("[data-streak]").textContent = format(streak(days, (day) => goalOn(record, day)));
   const progress = body.querySelector("[data-goal-progress]");
   progress.max = goal;
   progress.value = Math.min(today, goal);
@@ -77,6 +78,7 @@ export function start(context) {
     body.querySelector("[data-due-count]").textContent = context.format(count);
     body.querySelector("[data-due-link]").hidden = count === 0; // nothing to review: no link that says so
   });
+  context.onDueCards.push((count) => { body.querySelector("[data-due-cards]").textContent = context.format(count); });
   context.refresh();
   body.hidden = false;
 }

@@ -27,7 +27,7 @@ export function act(key, target) {
   const help = document.querySelector("[data-keys]");
   if (key === "?") return toggleHelp(help, true);
   if (!root || (key === "Enter" && target.closest(CONTROL))) return false;
-  if (key === "r" || key === "R") {
+  if ((key === "r" || key === "R") && !controllerOf(root).quiet) { // an exam's answers stay hidden until it is handed in
     const reveal = root.querySelector("details.reveal");
     reveal.open = !reveal.open;
     reveal.querySelector("summary").focus();
@@ -50,14 +50,20 @@ function showRows(help) {
   help.querySelectorAll("[data-keys-for]").forEach((row) => { row.hidden = !root || row.dataset.keysFor !== root.dataset.type; });
 }
 
-/* Show or hide the list; from the ? key, also read it out (focus stays where it was). */
+/* Show or hide the list; from the ? key, also read it out, and bring it into view with the
+   focus (closed, the focus goes back to its button). */
 export function toggleHelp(help, say = false) {
   const toggle = help.querySelector("[data-keys-toggle]");
   const panel = help.querySelector("[data-keys-panel]");
   showRows(help);
   panel.hidden = !panel.hidden;
   toggle.setAttribute("aria-expanded", String(!panel.hidden));
-  if (say) help.querySelector("[data-keys-status]").textContent = panel.hidden ? "" : panel.innerText.replace(/\s+/g, " ").trim();
+  if (!say) return true;
+  help.querySelector("[data-keys-status]").textContent = panel.hidden ? "" : panel.innerText.replace(/\s+/g, " ").trim();
+  if (panel.hidden) return toggle.focus() || true;
+  panel.tabIndex = -1;
+  panel.scrollIntoView({ block: "nearest" });
+  panel.focus({ preventScroll: true });
   return true;
 }
 

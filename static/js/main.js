@@ -1,8 +1,9 @@
 /* The entry module of every page: opens the progress (saying once when it cannot be kept);
    marks question links with their state, again on a "studysite:links" event, an answer in
    another tab, Back, or the tab coming into view; shows the due count on the menu's Review
-   link; schedules every answer (the scheduler loaded when needed); starts the components
-   found by their data- attributes, each guarded. Words: the page's #study-strings. */
+   link (and the flashcards due, where a page shows them); schedules every answer and every
+   flashcard's grade (the scheduler loaded when needed); starts the components found by their
+   data- attributes, each guarded. Words: the page's #study-strings. */
 
 import { Store, dueIds, unscheduled } from "./storage.js";
 import { enhanceQuestion, fill } from "./question.js";
@@ -54,11 +55,19 @@ function once(load) {
   };
 }
 
-/* The ids of the site's questions (a Set); the review page lists them itself. */
-function siteIds(url) {
-  const listed = readJSON("review-questions");
+/* The ids of the site's questions, or the keys of its flashcards (a Set); the review page
+   lists its questions itself. */
+function siteIds(url, listedIn = "") {
+  const listed = listedIn && readJSON(listedIn);
   if (listed) return Promise.resolve(new Set(Object.keys(listed)));
   return fetch(url).then((r) => r.json()).then((ids) => new Set(ids.map(String)));
+}
+
+/* How many of these due ids the site has (a promise): all of them when its list cannot be had (offline). */
+async function countKnown(due, known) {
+  if (!due.length) return 0;
+  const ids = await known().catch(() => null);
+  return ids ? due.filter((id) => ids.has(id)).length : due.length;
 }
 
 /* The due count on the menu's Review link: a number to see, a sentence to hear. */
@@ -91,10 +100,11 @@ function makeContext(strings, main) {
   const numbers = new Intl.NumberFormat(document.documentElement.lang);
   const format = (n) => numbers.format(n);
   const siteURL = new URL(rootPath, location.href);
-  const ids = once(() => siteIds(new URL(strings.questions, siteURL)));
+  const ids = once(() => siteIds(new URL(strings.questions, siteURL), "review-questions"));
+  const cards = once(() => siteIds(new URL(strings.cards, siteURL)));
   let turn = 0;
   const context = {
-    store, strings, rootPath, format, onRefresh: [], onDue: [],
+    store, strings, rootPath, format, onRefresh: [], onDue: [], onDueCards: [],
     refresh() {
       const record = store.record(), mine = ++turn;
       context.onRefresh.forEach((show) => show(record)); // first: the links they draw get their state too
@@ -102,13 +112,13 @@ function makeContext(strings, main) {
       context.dueCount(record).then((count) => {
         if (mine === turn) [(n) => showBadge(n, strings, format), ...context.onDue].forEach((show) => show(count));
       });
+      if (context.onDueCards.length) {
+        countKnown(dueIds(record.cards), cards).then((count) => { if (mine === turn) context.onDueCards.forEach((show) => show(count)); });
+      }
     },
     /* How many of the site's questions are due (a promise): not those it no longer has. */
-    async dueCount(record) {
-      const due = dueIds(record);
-      if (!due.length) return 0;
-      const known = await ids().catch(() => null); // not had (offline): all due count
-      return known ? due.filter((id) => known.has(id)).length : due.length;
+    dueCount(record) {
+      return countKnown(dueIds(record), ids);
     },
     scheduler: once(() => Promise.all([import("./schedule.js"), import(new URL(strings.scheduler, siteURL).href)])
       .then(([schedule, lib]) => schedule.makeScheduler(lib))),
@@ -126,6 +136,20 @@ function makeContext(strings, main) {
       context.refresh();
       return context.schedule(); // this answer, and any an earlier failure left unplanned
     },
+    /* Plan the flashcards whose schedule lags behind their grades. */
+    async scheduleCards() {
+      const ids = unscheduled(store.record().cards);
+      if (!ids.length) return;
+      const scheduler = await context.scheduler();
+      const reviews = store.record().cards.attempts;
+      store.setSchedule(scheduler.plan(Object.fromEntries(ids.map((id) => [id, reviews[id]]))), "cards");
+      context.refresh();
+    },
+    grade(card, grade) {
+      store.addReview(card, grade);
+      if (!store.live() && store.problem) say(strings, store.problem);
+      return context.scheduleCards();
+    },
   };
   return context;
 }
@@ -140,6 +164,7 @@ function start() {
   store.onProblem = (problem) => sayOnce(store, strings, problem);
   guarded("markers", context.refresh);
   guarded("schedule", () => context.schedule());
+  guarded("schedule", () => context.scheduleCards());
   // Answers given in another tab, or since the browser kept this page for Back: shown at once.
   addEventListener("storage", (event) => { if (event.key === store.key) guarded("markers", context.refresh); });
   addEventListener("pageshow", (event) => { if (event.persisted) guarded("markers", context.refresh); });
@@ -152,7 +177,10 @@ function start() {
   }));
   const keys = document.querySelector("[data-keys]");
   if (keys) guarded("keys", () => offerKeys(keys));
-  const modules = { "[data-practice]": "./practice.js", "[data-review]": "./review.js", "[data-dashboard]": "./dashboard.js" };
+  const modules = {
+    "[data-practice]": "./practice.js", "[data-review]": "./review.js", "[data-dashboard]": "./dashboard.js",
+    "[data-flashcards]": "./flashcards.js", "[data-exam]": "./exam.js",
+  };
   for (const [selector, module] of Object.entries(modules)) {
     if (document.querySelector(selector)) guarded(module, () => import(module).then((m) => m.start(context)));
   }

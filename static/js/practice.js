@@ -1,8 +1,11 @@
 /* Practice: one question at a time with a progress bar and an optional (remembered)
    shuffle (switched during a run, it orders the questions not answered yet); its place is
-   kept, so a reload goes on where it was left. After an answer, Next sits under the result
-   and only it is scrolled into view (a phone keeps the marked choice and result in sight). The end screen: percentage, missed questions, the days of
-   the next reviews. review.js runs the same Session. Markup: templates/practice.html. */
+   kept, so a reload goes on where it was left. The progress is one line, and each question
+   starts at the top of the window under it, so a phone shows the stem and its choices whole;
+   after an answer, Next sits under the result and the window scrolls just enough to show it
+   and the start of the explanation, keeping the choice picked in sight. The end screen:
+   percentage, missed questions, the days of the next reviews, scrolled to with the focus.
+   review.js runs the same Session. Markup: templates/practice.html. */
 
 import { enhanceQuestion, fill } from "./question.js";
 
@@ -38,6 +41,19 @@ export function reviewDays(schedule, ids) {
   return [...days.entries()].sort((a, b) => a[0] - b[0]);
 }
 
+/* After an answer: the window scrolled as little as it takes to show Next and the start of
+   the explanation under the result, but never past what the choice picked says of itself
+   (its mark), nor past the result. */
+export function showAnswered(item, next) {
+  const kept = item.querySelector("[data-choices] > :is(.is-chosen-right, .is-chosen-wrong) > .mark") || item.querySelector("[data-result]");
+  const explanation = item.querySelector(".explanation");
+  const start = (explanation.firstElementChild || explanation).getBoundingClientRect().top;
+  const lines = 2 * (parseFloat(getComputedStyle(explanation).lineHeight) || 24);
+  const end = Math.max(next.getBoundingClientRect().bottom, start + lines) + 8;
+  const over = end - innerHeight;
+  if (over > 0) scrollBy(0, Math.max(0, Math.min(over, kept.getBoundingClientRect().top - 8)));
+}
+
 export class Session {
   constructor(root, context, text = root.dataset) {
     this.root = root;
@@ -67,7 +83,7 @@ export class Session {
       afterAnswer: () => {
         next.hidden = false;
         next.focus({ preventScroll: true });
-        next.scrollIntoView({ block: "nearest" });
+        showAnswered(item, next);
       },
     });
     item.querySelector("[data-result]").after(next.parentElement);
@@ -128,7 +144,15 @@ export class Session {
     item.querySelector("[data-item-heading]").textContent = fill(this.text.textHeading, values);
     next.textContent = position + 1 < total ? this.text.textNext : this.text.textLast;
     item.hidden = false;
-    if (focus) item.querySelector("[data-item-heading]").focus();
+    if (focus) {
+      item.querySelector("[data-item-heading]").focus({ preventScroll: true });
+      this.toTop();
+    }
+  }
+
+  /* The progress line at the top of the window, the question right under it. */
+  toTop() {
+    this.progress.parentElement.scrollIntoView({ block: "start" });
   }
 
   tell(position) {
@@ -155,8 +179,12 @@ export class Session {
     linkList(this.end.querySelector("[data-missed-list]"), this.missed.map((id) => [this.items.get(id).item.dataset.title, this.items.get(id).item.dataset.href]));
     this.end.querySelector("[data-missed]").hidden = !this.missed.length;
     this.end.hidden = false;
-    if (focus) this.end.querySelector("[data-end-heading]").focus();
-    if (this.onFinish) this.onFinish();
+    if (this.onFinish) this.onFinish(); // first: what it shows around the score moves nothing once it is in view
+    if (focus) {
+      const heading = this.end.querySelector("[data-end-heading]");
+      heading.scrollIntoView({ block: "start" });
+      heading.focus({ preventScroll: true });
+    }
     const order = this.order;
     await this.context.schedule(order).catch(() => {});
     this.showUpcoming(order);
@@ -198,8 +226,12 @@ export function start(context) {
   session.onFinish = () => { resume.hidden = true; };
   root.querySelector("[data-controls]").hidden = false;
   const place = placeToResume(store, topic, session);
-  if (!place) return session.begin(session.allIds(), false);
-  resume.querySelector("[data-resume-text]").textContent = fill(root.dataset.textResumed, { number: context.format(place.position + 1), total: context.format(place.order.length) });
-  resume.hidden = false;
-  session.begin(place.order, false, place.position, place.missed);
+  if (place) {
+    resume.querySelector("[data-resume-text]").textContent = fill(root.dataset.textResumed, { number: context.format(place.position + 1), total: context.format(place.order.length) });
+    resume.hidden = false;
+    session.begin(place.order, false, place.position, place.missed);
+  } else session.begin(session.allIds(), false);
+  // The question whole in the window from the start: when what is above pushes its choices below, it goes to the top.
+  const shown = root.querySelector("[data-item]:not([hidden]) .reveal");
+  if (shown && shown.getBoundingClientRect().top > innerHeight) session.toTop();
 }

@@ -7,9 +7,14 @@
    miss, and the result says so) and the focus after it.
 
    A type's module exports judge(rule, given), pure (rule: data-judge's JSON), and
-   start(question) -> {reset(), key(key) -> handled}; question is {root, rule, strings,
-   answer(attempt, sentence, details)}, attempt {correct, choice or given}. Markup:
-   templates/questions/<type>.html. */
+   start(question) -> {reset(), key(key) -> handled, restore(attempt)}; question is {root,
+   rule, strings, answer(attempt, sentence, details)}, attempt {correct, choice or given};
+   restore gives an answer again as the reader gave it (an exam resumed after a reload).
+   Markup: templates/questions/<type>.html.
+
+   Quiet (an exam): an answer is handed on and says only that it was kept; the marks, the
+   result and the reveal stay out of sight (style.css .is-quiet) until reveal(), and the
+   reader may take it back (reset). A choice picked is marked "Your answer" meanwhile. */
 
 export function fill(template, values) {
   return template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
@@ -31,6 +36,24 @@ export function markLabel(text) {
   return label;
 }
 
+/* A question's component taken from its own page, its links and sources made absolute. */
+export async function fetchQuestion(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${response.status} ${url}`);
+  const page = new DOMParser().parseFromString(await response.text(), "text/html");
+  const article = page.querySelector("[data-question]");
+  if (!article) throw new Error("no question in " + url);
+  article.querySelectorAll("[href], [src]").forEach((e) => { const name = e.hasAttribute("href") ? "href" : "src"; e.setAttribute(name, new URL(e.getAttribute(name), url).href); });
+  const heading = article.querySelector("h1");
+  const stem = document.createElement("p");
+  stem.className = "stem";
+  if (heading.lang) stem.lang = heading.lang;
+  stem.append(...heading.childNodes);
+  heading.replaceWith(stem);
+  article.removeAttribute("data-question-page");
+  return document.adoptNode(article);
+}
+
 const TYPE = /^[a-z]+(?:-[a-z]+)*$/;
 const started = new WeakMap();
 
@@ -39,7 +62,7 @@ export function controllerOf(root) {
   return started.get(root);
 }
 
-export function enhanceQuestion(root, { strings, onAnswer = null, afterAnswer = null }) {
+export function enhanceQuestion(root, { strings, onAnswer = null, afterAnswer = null, quiet = false }) {
   const reveal = root.querySelector("details.reveal");
   const rule = reveal && reveal.querySelector("[data-judge]");
   const result = root.querySelector("[data-result]");
@@ -47,18 +70,28 @@ export function enhanceQuestion(root, { strings, onAnswer = null, afterAnswer = 
   if (!rule || !result || !TYPE.test(type)) return null;
   let part = null;
   let answered = false;
+  let restoring = false;
+  let verdict = null; // what a quiet answer's result will say: [sentence, class]
   let shown = reveal.open; // the answer seen before it was given
+  root.classList.toggle("is-quiet", quiet);
   reveal.addEventListener("toggle", () => { if (reveal.open && !answered) shown = true; });
   reveal.querySelector("summary").setAttribute("aria-keyshortcuts", "R");
 
   function answer(attempt, sentence, details = []) {
     if (answered) return;
     answered = true;
+    root.classList.add("is-answered");
     const words = [sentence, ...details];
     if (shown) words.push(strings.shown);
-    result.textContent = words.join(" ");
-    result.className = "result " + (attempt.correct ? "is-right" : "is-wrong");
-    reveal.open = true;
+    verdict = [words.join(" "), "result " + (attempt.correct ? "is-right" : "is-wrong")];
+    if (quiet) {
+      result.textContent = strings.saved;
+      root.querySelectorAll("[data-choices] > :is(.is-chosen-right, .is-chosen-wrong)").forEach((item) => {
+        const mark = item.appendChild(markLabel(strings.marks.yours));
+        mark.classList.add("quiet-mark");
+      });
+    } else showVerdict();
+    if (restoring) return;
     if (onAnswer) onAnswer(shown ? { ...attempt, correct: false, shown } : attempt);
     if (afterAnswer) afterAnswer();
     else { // the result is read out, and Enter (keys.js) goes on to the next question
@@ -67,16 +100,36 @@ export function enhanceQuestion(root, { strings, onAnswer = null, afterAnswer = 
     }
   }
 
+  function showVerdict() {
+    [result.textContent, result.className] = verdict;
+    reveal.open = true;
+  }
+
   const question = {
     type,
+    get quiet() { return quiet; },
     get answered() { return answered; },
     key: (key) => Boolean(part && !answered && part.key(key)),
     reset() {
       answered = shown = false;
+      root.classList.remove("is-answered");
       result.textContent = "";
       result.className = "result";
       reveal.open = false;
       if (part) part.reset();
+    },
+    /* An answer given before (once the type's module is loaded: await ready), shown again and handed on to no one. */
+    restore(attempt) {
+      if (!part || answered) return;
+      restoring = true;
+      try { part.restore(attempt); } finally { restoring = false; }
+    },
+    /* A quiet question's result, marks and explanation, shown at last. */
+    reveal() {
+      root.classList.remove("is-quiet");
+      root.querySelectorAll(".quiet-mark").forEach((mark) => mark.remove());
+      quiet = false;
+      if (answered) showVerdict();
     },
   };
   question.ready = import(`./questions/${type}.js`)

@@ -1,34 +1,18 @@
 /* The review page: one list to review (due, then wrong) whose place a review session takes
    while it runs (practice.js's Session over the questions, fetched from their pages), a
-   chart of the coming days, export, import and reset. Markup: templates/review.html. */
+   chart of the coming days, the flashcards due, the history of the last 30 days
+   (history.js), export, import and reset. Markup: templates/review.html. */
 
 import { Session, linkList } from "./practice.js";
 import { dueIds, endOfDay } from "./storage.js";
-import { fill } from "./question.js";
+import { fill, fetchQuestion } from "./question.js";
 import { drawDueChart } from "./chart.js";
+import { showHistory } from "./history.js";
 import { exportData, importText } from "./keeping.js";
 
 const CHART_DAYS = 7;
 const DAY = 24 * 3600 * 1000;
 const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
-
-/* A question's component taken from its own page, its links and sources made absolute. */
-async function fetchQuestion(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${response.status} ${url}`);
-  const page = new DOMParser().parseFromString(await response.text(), "text/html");
-  const article = page.querySelector("[data-question]");
-  if (!article) throw new Error("no question in " + url);
-  article.querySelectorAll("[href], [src]").forEach((e) => { const name = e.hasAttribute("href") ? "href" : "src"; e.setAttribute(name, new URL(e.getAttribute(name), url).href); });
-  const heading = article.querySelector("h1");
-  const stem = document.createElement("p");
-  stem.className = "stem";
-  if (heading.lang) stem.lang = heading.lang;
-  stem.append(...heading.childNodes);
-  heading.replaceWith(stem);
-  article.removeAttribute("data-question-page");
-  return document.adoptNode(article);
-}
 
 /* The list to review: the questions due today, longest overdue first, then those whose
    last answer was wrong. */
@@ -90,6 +74,7 @@ export async function start(context) {
       find("[data-start-review]").hidden = ids.length === 0;
     }
     drawChart(root, context, known);
+    showHistory(root.querySelector("[data-history]"), store.record(), context.format);
     return ids;
   }
 
@@ -142,6 +127,7 @@ export async function start(context) {
   find("[data-start-review]").addEventListener("click", () => { startSession(); });
   setUpKeeping(root, context, known, render);
   context.onRefresh.push(() => { if (!listSection.hidden) showList(); });
+  context.onDueCards.push((count) => { find("[data-due-cards]").textContent = context.format(count); });
   await context.schedule().catch(() => {}); // what was answered before scheduling was everywhere
   render();
   root.hidden = false;

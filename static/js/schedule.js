@@ -1,6 +1,7 @@
 /* Spaced repetition over ts-fsrs (passed in: main.js loads it when there is something to
    plan). A question's card is its attempts replayed, oldest first: wrong is Again, right is
-   Good; no short-term steps, so the schedule counts in days. */
+   Good; a flashcard's, its grades as given (1 Again to 4 Easy); no short-term steps, so the
+   schedule counts in days. */
 
 export function makeScheduler(lib) {
   const engine = lib.fsrs(lib.generatorParameters({ enable_short_term: false, enable_fuzz: false }));
@@ -9,12 +10,17 @@ export function makeScheduler(lib) {
     return correct ? lib.Rating.Good : lib.Rating.Again;
   }
 
-  /* The card after these attempts ({correct, time}), or null. */
+  /* The rating of an attempt at a question ({correct}) or a review of a flashcard ({grade}). */
+  function rated(attempt) {
+    return attempt.grade || rating(attempt.correct);
+  }
+
+  /* The card after these attempts ({correct, time}) or reviews ({grade, time}), or null. */
   function cardAfter(attempts) {
     if (!attempts.length) return null;
     const ordered = [...attempts].sort((a, b) => a.time - b.time);
     let card = lib.createEmptyCard(new Date(ordered[0].time));
-    for (const attempt of ordered) card = engine.next(card, new Date(attempt.time), rating(attempt.correct)).card;
+    for (const attempt of ordered) card = engine.next(card, new Date(attempt.time), rated(attempt)).card;
     return card;
   }
 

@@ -261,19 +261,39 @@ export class Store {
     });
   }
 
+  /* A flashcard's grade (1 Again, 2 Hard, 3 Good, 4 Easy) under its own key ("<term>:<side>"). */
+  addReview(card, grade, time = Date.now()) {
+    const entry = entryOf({ grade, time }, REVIEW);
+    if (!CARD.test(card) || !entry) return;
+    this.update((record) => {
+      const list = record.cards.attempts[card] || (record.cards.attempts[card] = []);
+      list.push(entry);
+      if (list.length > MAX_ATTEMPTS) list.splice(0, list.length - MAX_ATTEMPTS);
+    });
+  }
+
   setting(name) { return this.record().settings[name]; }
 
   setSetting(name, value) { this.update((record) => { record.settings[name] = value; }); }
 
-  /* The daily goal from today on: the days before keep theirs (goals). */
+  /* The daily goal from today on: the days before keep theirs (goals). A reader who never
+     set one had the goal of the settings since their first answer: that day gets it first. */
   setGoal(goal, now = Date.now()) {
-    if (validGoal(goal)) this.update((record) => { record.settings.goal = record.goals[dayOf(now)] = goal; });
+    if (!validGoal(goal)) return;
+    const today = dayOf(now);
+    this.update((record) => {
+      if (!Object.keys(record.goals).some((day) => day < today)) {
+        for (const [day, kept] of Object.entries(firstGoal(record))) if (!(day in record.goals)) record.goals[day] = kept;
+      }
+      record.settings.goal = record.goals[today] = goal;
+    });
   }
 
-  /* Valid entries only: a due date is never null. */
-  setSchedule(entries) {
-    const valid = Object.entries(entries).filter(([id, entry]) => ID.test(id) && validEntry(entry));
-    if (valid.length) this.update((record) => { for (const [id, { due, count }] of valid) record.schedule[id] = { due, count }; });
+  /* Valid entries only: a due date is never null. deck: "cards" for the flashcards' plans. */
+  setSchedule(entries, deck = "") {
+    const pattern = deck ? CARD : ID;
+    const valid = Object.entries(entries).filter(([id, entry]) => pattern.test(id) && validEntry(entry));
+    if (valid.length) this.update((record) => { for (const [id, { due, count }] of valid) (deck ? record[deck] : record).schedule[id] = { due, count }; });
   }
 
   /* Where a topic's practice was left, or null to forget it. */
@@ -284,7 +304,54 @@ export class Store {
     });
   }
 
+  /* A new exam ({started, minutes, order}), kept with no answer yet; false when it is not one. */
+  startExam(exam) {
+    const kept = cleanExam({ ...exam, answers: {} }, Infinity);
+    if (!kept) return false;
+    this.update((record) => {
+      record.exams.push(kept);
+      if (record.exams.length > MAX_EXAMS) record.exams.splice(0, record.exams.length - MAX_EXAMS);
+    });
+    return true;
+  }
+
+  /* A running exam's answer to one of its questions, or null to take it back. */
+  setExamAnswer(started, id, attempt, time = Date.now()) {
+    const entry = attempt && entryOf({ ...attempt, time }, ATTEMPT);
+    if (attempt && !entry) return;
+    this.update((record) => {
+      const exam = record.exams.find((kept) => kept.started === started && kept.ended === undefined);
+      if (!exam || !exam.order.includes(id)) return;
+      if (entry) exam.answers[id] = entry;
+      else delete exam.answers[id];
+    });
+  }
+
+  /* Hand an exam in: it ends, and its answers become attempts like any other (scheduled and
+     counted in their day), in the same write, so that they are counted once. */
+  endExam(started, ended) {
+    this.update((record) => {
+      const exam = record.exams.find((kept) => kept.started === started && kept.ended === undefined);
+      if (!exam || !validTime(ended)) return;
+      exam.ended = Math.max(ended, started);
+      for (const [id, answer] of Object.entries(exam.answers)) {
+        const list = record.attempts[id] || (record.attempts[id] = []);
+        list.push({ ...answer });
+        list.sort((a, b) => a.time - b.time);
+        if (list.length > MAX_ATTEMPTS) list.splice(0, list.length - MAX_ATTEMPTS);
+      }
+    });
+  }
+
   reset() { this.update((record) => Object.assign(record, emptyRecord())); }
+}
+
+/* The daily goal in force on a day ("YYYY-MM-DD"): the last one set on or before it (the
+   days before the first take the first); with none set, the settings'. */
+export function goalOn(record, day) {
+  const days = Object.keys(record.goals).sort();
+  if (!days.length) return record.settings.goal || DEFAULT_GOAL;
+  return record.goals[days.filter((set) => set <= day).at(-1) || days[0]];
 }
 
 /* The ids whose schedule lags behind their attempts (never planned, or answered since). */

@@ -74,6 +74,22 @@ def _not_negative(context: Context, node: yaml.Node, key: str) -> Decimal | None
 NOT_NEGATIVE = Shape(_not_negative, {"type": "number", "minimum": 0})
 
 
+def whole_number(most: int) -> Shape:
+    """A whole number from 1 to most (site.yaml's exam: how many questions, how many minutes)."""
+
+    def read(context: Context, node: yaml.Node, key: str) -> int | None:
+        value = context.reader.number(node, key)
+        if value is None:
+            return None
+        if not value.is_integer() or not 1 <= value <= most:
+            shown = int(value) if value.is_integer() else value
+            context.reader.error(node, "value.range", f"'{key}' must be a whole number from 1 to {most}, not {shown}", f"e.g. '{key}: 20'")
+            return None
+        return int(value)
+
+    return Shape(read, {"type": "integer", "minimum": 1, "maximum": most})
+
+
 def _boolean(context: Context, node: yaml.Node, key: str) -> bool | None:
     if not context.reader.plain(node):
         return None
@@ -310,13 +326,14 @@ def rows(table: Table, noun: str, hint: str) -> Shape:
     return Shape(read, {"type": "array", "minItems": 1, "items": {"type": "object", "properties": properties, "required": required, "additionalProperties": False}}, table)
 
 
-def group(table: Table, noun: str) -> Shape:
-    """One mapping read against a table (site.yaml's theme), as its model, which keeps
-    where each value was written (its `where`: a file it names is checked later)."""
+def group(table: Table, noun: str, keep_where: bool = True) -> Shape:
+    """One mapping read against a table (site.yaml's theme, exam), as its model, which keeps
+    where each value was written when keep_where (the theme's `where`: a file it names is
+    checked later)."""
 
     def read(context: Context, node: yaml.Node, key: str):
         values = read_block(Context(context.reader, noun, context.references), node, table)
-        return table.build(values.values, where=dict(values.where))
+        return table.build(values.values, **({"where": dict(values.where)} if keep_where else {}))
 
     properties = {f.name: f.shape.json for f in table.fields}
     return Shape(read, {"type": "object", "properties": properties, "additionalProperties": False})

@@ -27,6 +27,14 @@ class Theme:
 
 
 @dataclass(frozen=True)
+class ExamDefaults:
+    """site.yaml's `exam:`: what the exam page offers first; the student may change both."""
+
+    questions: int = 20
+    minutes: int = 30
+
+
+@dataclass(frozen=True)
 class SiteConfig:
     languages: tuple[str, ...]
     base_url: str = "/"
@@ -35,6 +43,7 @@ class SiteConfig:
     accents: str = "count"  # typed answers: "ignore" takes an answer without its accents as right
     texts: Mapping[str, SiteText] = field(default_factory=dict)
     theme: Theme = field(default_factory=Theme)
+    exam: ExamDefaults = field(default_factory=ExamDefaults)
 
     @property
     def default_language(self) -> str:

@@ -46,11 +46,13 @@ from studysite.content.readers import (
     rows,
     term_ids,
     text_list,
+    whole_number,
 )
 from studysite.content.records import (
     Aspect,
     Comparison,
     ComparisonText,
+    ExamDefaults,
     Question,
     QuestionText,
     SiteConfig,
@@ -78,6 +80,14 @@ THEME = Table(
     Field("favicon", TEXT, default="", about="the browser's icon and the installed app's (192 and 512 px made from it)"),
 )
 
+MAX_EXAM_QUESTIONS = 1000
+MAX_EXAM_MINUTES = 600  # as the browser keeps an exam (static/js/storage.js)
+EXAM = Table(
+    ExamDefaults,
+    Field("questions", whole_number(MAX_EXAM_QUESTIONS), default=ExamDefaults.questions, about="how many questions the exam page offers first"),
+    Field("minutes", whole_number(MAX_EXAM_MINUTES), default=ExamDefaults.minutes, about="how many minutes it offers first"),
+)
+
 SITE = Kind(
     "site",
     "site configuration",
@@ -90,6 +100,7 @@ SITE = Kind(
             Field("fallback", choice_of(("notice", "skip")), default="notice", about="an untranslated record: shown with a notice, or left out"),
             Field("accents", choice_of(("count", "ignore")), default="count", about="typed answers: whether accents count (the default for every question)"),
             Field("theme", group(THEME, "theme"), default=Theme(), about="the site's look: accent colour, logo, favicon"),
+            Field("exam", group(EXAM, "mock exam", keep_where=False), default=ExamDefaults(), about="the mock exam's first offer: questions and minutes"),
         ),
         Table(
             SiteText,

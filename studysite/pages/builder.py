@@ -147,6 +147,8 @@ class ViewBuilder:
         return [
             self.site_pages.home(lg),
             self.site_pages.glossary(lg),
+            self.site_pages.flashcards(lg),
+            self.site_pages.exam(lg),
             self.site_pages.search(lg),
             self.site_pages.status(lg),
             self.site_pages.review(lg),
@@ -170,6 +172,8 @@ class ViewBuilder:
             "home.html": lambda lg, _: self.site_pages.home(lg),
             "glossary.html": lambda lg, _: self.site_pages.glossary(lg),
             "review.html": lambda lg, _: self.site_pages.review(lg),
+            "flashcards.html": lambda lg, _: self.site_pages.flashcards(lg),
+            "exam.html": lambda lg, _: self.site_pages.exam(lg),
         }
         return self._described(plans[page.template](lg, page.record))
 

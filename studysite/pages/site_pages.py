@@ -1,5 +1,5 @@
 """The pages of a language and of the site, as opposed to a record's: the language
-chooser, 404, home, glossary, search, review, downloads, offline and status pages.
+chooser, 404, home, glossary, flashcards, exam, search, review, downloads, offline and status pages.
 
 SitePages makes them, for builder.ViewBuilder; each is a Page whose view
 model (pages/view_models.py) is made at once, but for the status page's, which asks git."""
@@ -13,12 +13,17 @@ from markupsafe import Markup
 
 from studysite import urls
 from studysite.content.graph import LanguageGraph
+from studysite.content.records import Term
 from studysite.i18n.status import TranslationStatus
 from studysite.languages import autonym, language_name
 from studysite.pages.record_parts import RecordParts
 from studysite.pages.view_models import (
     ChooserView,
     DownloadsView,
+    ExamTopic,
+    ExamView,
+    Flashcard,
+    FlashcardsView,
     GlossaryEntry,
     GlossaryView,
     HomeView,
@@ -110,6 +115,43 @@ class SitePages:
         site menu has no entry of its own for them."""
         return tuple(self.parts.comparison_link(lg, c) for c in lg.edition.comparisons)
 
+    def flashcards(self, lg: LanguageGraph) -> Page:
+        """The glossary as flashcards, in its dictionary order; the browser schedules each card."""
+        language, term_language = lg.edition.language, self.site.term_language
+        cards = []
+        for term_id, link in self.parts.sorted_term_links(lg):
+            term = self.parts.content.terms[term_id]
+            definition = Markup(urls.one_folder_up(self.content_html.terms[(term_id, lg.edition.terms[term_id])].definition))
+            foreign = term.texts[term_language].term if "name" in flashcard_sides(term, term_language, language) else ""
+            cards.append(Flashcard(term_id, link, definition, foreign))
+        named = term_language if any(card.foreign_name for card in cards) else ""
+        view = FlashcardsView(tuple(cards), named, language_name(named, language) if named else "")
+        sources = (*(f"glossary/{t}" for t in lg.edition.terms), f"glossary:{language}")
+        return Page(urls.flashcards(language), "flashcards.html", language, "", _ready(view), self._every_language(urls.flashcards), sources)
+
+    def exam(self, lg: LanguageGraph) -> Page:
+        """The mock exam: topics to choose, each question's title, page and topic for the
+        browser, which fetches the questions it draws. Keyed by its view model (which
+        question is in which topic is no source's); its sources say which edits show on it."""
+        language = lg.edition.language
+        sources = (f"titles:{language}", *(f"topics/{t}" for t in lg.edition.topics))
+        return Page(urls.exam(language), "exam.html", language, "", partial(self._exam_view, lg), self._every_language(urls.exam), sources)
+
+    def _exam_view(self, lg: LanguageGraph) -> ExamView:
+        language = lg.edition.language
+        topics = tuple(
+            ExamTopic(t, self.parts.topic_link(lg, t), urls.record("practice", language, t), len(lg.questions_by_topic[t]))
+            for t in lg.edition.topics
+            if lg.questions_by_topic[t]
+        )
+        questions = {}
+        for topic in topics:
+            for q in lg.questions_by_topic[topic.id]:
+                link = self.parts.question_link(lg, q, TITLE_EXCERPT)
+                questions[q] = {"title": link.label, "path": link.path, "topic": topic.id}
+        exam = self.site.exam
+        return ExamView(topics, questions, exam.questions, exam.minutes)
+
     def search(self, lg: LanguageGraph) -> Page:
         language = lg.edition.language
         return Page(urls.search(language), "search.html", language, "", _ready(SearchView()), self._every_language(urls.search))
@@ -164,6 +206,14 @@ class SitePages:
             return StatusView(status, default, missing, tuple((record_link(ref), ref.path) for ref in status.outdated))
 
         return Page(urls.status(language), "status.html", language, "", view, self._every_language(urls.status))
+
+
+def flashcard_sides(term: Term, term_language: str, language: str) -> tuple[str, ...]:
+    """The sides a term's flashcards show first (their keys in the reader's store are
+    "<term id>:<side>"): its name, its definition, and its name in term_language when it has
+    one and that is not the page's language."""
+    named = bool(term_language) and term_language != language and term_language in term.texts
+    return ("term", "definition", "name") if named else ("term", "definition")
 
 
 def _ready(view: View) -> Callable[[], View]:

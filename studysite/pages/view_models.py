@@ -268,6 +268,43 @@ class ReviewView(View):
 
 
 @dataclass(frozen=True)
+class Flashcard:
+    """A glossary term as a card: its name (linking to its page), definition and name in term_language."""
+
+    id: str
+    link: Link  # the term's page, labelled with its name
+    definition: Markup  # its links made for this page (urls.one_folder_up)
+    foreign_name: str  # its name in term_language, "" when it has none
+
+
+@dataclass(frozen=True)
+class FlashcardsView(View):
+    """flashcards.html: the glossary as cards, a list of reveals that the browser deals one by one."""
+
+    cards: tuple[Flashcard, ...]
+    term_language: str  # set when some card has a name in it
+    term_language_name: str  # its name in the page's language
+
+
+@dataclass(frozen=True)
+class ExamTopic:
+    id: str
+    link: Link  # the topic's page
+    practice: str  # its practice page
+    questions: int
+
+
+@dataclass(frozen=True)
+class ExamView(View):
+    """exam.html: the choice of topics, questions and minutes; the browser runs the exam."""
+
+    topics: tuple[ExamTopic, ...]  # those with questions
+    questions: Mapping[str, Mapping[str, str]]  # id -> {"title", "path", "topic"}: JSON for the page's script
+    default_questions: int  # site.yaml's exam
+    default_minutes: int
+
+
+@dataclass(frozen=True)
 class DownloadsView(View):
     """downloads.html: the Anki deck and saving a language for offline reading."""
 

@@ -141,7 +141,7 @@ class Renderer:
         scheduler and of the list of the site's questions: the same on every page, rendered once."""
         if language not in self._study_strings:
             template = self.environments[language].get_template("study_strings.html")
-            paths = {"scheduler": self.site.assets.get(SCHEDULER, ""), "questions": urls.review_questions(language)}
+            paths = {"scheduler": self.site.assets.get(SCHEDULER, ""), "questions": urls.review_questions(language), "cards": urls.flashcard_list(language)}
             self._study_strings[language] = Markup(template.render(**paths))
         return self._study_strings[language]
 
@@ -186,6 +186,8 @@ class Renderer:
                 "search_index": urls.search_index(language),
                 "status_path": urls.status(language),
                 "review_path": urls.review(language),
+                "flashcards_path": urls.flashcards(language),
+                "exam_path": urls.exam(language),
                 "downloads_path": urls.downloads(language),
                 "manifest_path": manifest_path,
                 "service_worker_path": offline.WORKER,

@@ -4,8 +4,8 @@ A build writes, besides the pages:
 - a web app manifest per language (<lang>/manifest.webmanifest, named in that language)
   and one at the root for the language chooser; start URL, scope and icons are relative
   to the manifest, so a project site under /repo/ works;
-- a list per language (<lang>/offline-pages.json) of that language's pages (and the list
-  of its questions that the due count reads), the site's
+- a list per language (<lang>/offline-pages.json) of that language's pages (and the lists
+  of its questions and flashcards that the due counts read), the site's
   assets, the media its texts show (images, audio) and the files its search needs
   (Pagefind's index, not its UI), each with the start of its sha256, for "make this
   language available offline" (so search works offline too);
@@ -122,7 +122,7 @@ def page_lists(written: Mapping[str, str], languages: tuple[str, ...], media: Ma
         pages = sorted(
             [urls.path_of(path), digest[:DIGEST_LENGTH]]
             for path, digest in written.items()
-            if path.startswith(f"{language}/") and path.endswith("/index.html") or path == urls.review_questions(language)
+            if path.startswith(f"{language}/") and path.endswith("/index.html") or path in (urls.review_questions(language), urls.flashcard_list(language))
         )
         search = sorted([path, digest[:DIGEST_LENGTH]] for path, digest in written.items() if is_search_file(path, language))
         shown = sorted([path, written[path][:DIGEST_LENGTH]] for path in (media or {}).get(language, ()) if path in written)

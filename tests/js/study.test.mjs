@@ -335,6 +335,24 @@ test("the streak counts the days in a row the goal was reached", async () => {
   assert.equal(streak(days, 4, noon), 0);
 });
 
+test("a goal lowered today leaves the streak of the days before as it was (issue 48's case)", async () => {
+  const { streak, answersByDay } = await import("../../static/js/dashboard.js");
+  const { goalOn, dayOf } = await import("../../static/js/storage.js");
+  const day0 = new Date(2026, 0, 10, 12).getTime();
+  const store = new Store("/s/", new FakeStorage());
+  for (let i = 0; i < 5; i += 1) store.addAttempt(`q${i}`, { choice: 0, correct: true }, day0 + i); // 5 of the default 10
+  const record = () => store.record();
+  const goalOf = (day) => goalOn(record(), day);
+  assert.equal(streak(answersByDay(record().attempts), goalOf, day0 + DAY), 0);
+  store.setGoal(4, day0 + DAY);
+  assert.equal(goalOn(record(), dayOf(day0)), 10, "day 0 keeps the goal it had");
+  assert.equal(goalOn(record(), dayOf(day0 + DAY)), 4);
+  assert.equal(streak(answersByDay(record().attempts), goalOf, day0 + DAY), 0, "5 answers on day 0 did not reach its goal of 10");
+  for (let i = 0; i < 4; i += 1) store.addAttempt(`r${i}`, { choice: 0, correct: true }, day0 + DAY + i);
+  assert.equal(streak(answersByDay(record().attempts), goalOf, day0 + DAY), 1, "today's 4 reach today's goal");
+  assert.equal(goalOn(record(), dayOf(day0 + 5 * DAY)), 4, "the last goal set holds on");
+});
+
 test("the end screen groups the next reviews by day, and review lists due then wrong, once each", async () => {
   const { reviewDays } = await import("../../static/js/practice.js");
   const { toReview } = await import("../../static/js/review.js");

@@ -9,8 +9,7 @@ export function startField({ root, answer }, read) {
   const input = form.querySelector("input");
   const check = form.querySelector("button");
   form.hidden = false;
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
+  function submit() {
     if (input.readOnly) return;
     const outcome = read(input.value.trim());
     if (typeof outcome === "string") { // not an answer: say what to write, count nothing
@@ -19,12 +18,20 @@ export function startField({ root, answer }, read) {
     }
     input.readOnly = check.disabled = true;
     answer(...outcome);
+  }
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    submit();
   });
   return {
     key: () => false,
     reset() {
       input.value = "";
       input.readOnly = check.disabled = false;
+    },
+    restore({ given }) {
+      input.value = String(given);
+      submit();
     },
   };
 }

@@ -53,5 +53,9 @@ export function start({ root, rule, strings, answer }) {
       lefts.forEach((left) => left.classList.remove("is-chosen-right", "is-chosen-wrong"));
       box.querySelectorAll("[data-mark]").forEach((label) => label.remove());
     },
+    restore({ given = [] }) { // each left item's pick, -1 for none
+      selects.forEach((select, left) => { select.value = given[left] >= 0 ? String(given[left]) : ""; });
+      finish();
+    },
   };
 }

@@ -68,5 +68,9 @@ export function start({ root, rule, strings, answer }) {
       choices.reset();
       choices.buttons.forEach((button, index) => press(index, false));
     },
+    restore({ given = [] }) {
+      for (const index of given) if (choices.buttons[index] && !picked.has(index)) { picked.add(index); press(index, true); }
+      check();
+    },
   };
 }

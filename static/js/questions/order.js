@@ -90,5 +90,11 @@ export function start({ root, rule, answer }) {
       status.textContent = "";
       refresh();
     },
+    restore({ given = [] }) { // each place's item, by the place it belongs in
+      const items = Array.from(list.children);
+      const byPosition = new Map(items.map((item) => [Number(item.dataset.position), item]));
+      if (given.length === items.length && given.every((position) => byPosition.has(position))) list.append(...given.map((position) => byPosition.get(position)));
+      finish();
+    },
   };
 }

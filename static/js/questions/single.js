@@ -25,5 +25,9 @@ export function start({ root, rule, strings, answer }) {
       ? fill(correct ? strings.right : strings.wrong, { letter })
       : fill(correct ? strings.rightIs : strings.wrongIs, { answer: letter }));
   });
-  return { key: choices.key, reset() { done = false; choices.reset(); } };
+  return {
+    key: choices.key,
+    reset() { done = false; choices.reset(); },
+    restore({ choice }) { if (choices.buttons[choice]) choices.buttons[choice].click(); },
+  };
 }
