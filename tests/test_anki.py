@@ -403,9 +403,9 @@ def test_each_question_type_has_its_note_type_typed_in_cloze_or_basic_with_the_a
     path = deck_file(site, "nl")
     notes = {n["fields"]["Link"].rsplit("/", 2)[-2]: n for n in read_deck(path, tmp_path).notes if "Link" in n["fields"]}
     typed, blank, truth, single = notes["typed"], notes["blank"], notes["truth"], notes["gpu-role"]
-    assert typed["model"] == "Studie: Type the answer (nl)" and typed["fields"]["Answer"] == "GPU"  # the first accepted answer, as text
+    assert typed["model"] == "Studie: Antwoord typen (nl)" and typed["fields"]["Answer"] == "GPU"  # the first accepted answer, as text
     assert typed["fields"]["Also accepted"] == "grafische &lt;processor&gt;" and "<em>grafisch</em>" in typed["fields"]["Stem"]  # answers are text
-    assert blank["model"] == "Studie: Fill in the blank (nl)"
+    assert blank["model"] == "Studie: Gatentekst (nl)"
     assert blank["fields"]["Text"] == "De grootste gemene deler van 12 en 18 is {{c1::6}}." and blank["fields"]["Also accepted"] == "zes"
     assert truth["model"] == single["model"] == "Studie (nl)" and truth["fields"]["Answer"].startswith('<p class="answer">')  # in words
     connection = sqlite3.connect(tmp_path / f"{path.stem}.anki2")
@@ -414,8 +414,8 @@ def test_each_question_type_has_its_note_type_typed_in_cloze_or_basic_with_the_a
         cards = dict(connection.execute("SELECT notes.guid, count(*) FROM cards JOIN notes ON notes.id = cards.nid GROUP BY notes.guid").fetchall())
     finally:
         connection.close()
-    assert "{{type:Answer}}" in models["Studie: Type the answer (nl)"]["tmpls"][0]["qfmt"]
-    assert models["Studie: Fill in the blank (nl)"]["type"] == 1 and "{{cloze:Text}}" in models["Studie: Fill in the blank (nl)"]["tmpls"][0]["qfmt"]
+    assert "{{type:Answer}}" in models["Studie: Antwoord typen (nl)"]["tmpls"][0]["qfmt"]
+    assert models["Studie: Gatentekst (nl)"]["type"] == 1 and "{{cloze:Text}}" in models["Studie: Gatentekst (nl)"]["tmpls"][0]["qfmt"]
     assert set(cards.values()) == {1} and len(cards) == len(read_deck(path, tmp_path).notes)  # a card for each note, the cloze's too
 
 

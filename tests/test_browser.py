@@ -177,20 +177,6 @@ def test_practice_works_with_the_keyboard_alone(open_page):
     assert page.evaluate("document.activeElement.id") == second.locator("h2").get_attribute("id")
 
 
-@pytest.mark.parametrize("kind,lang", ALL_PAGES)
-def test_no_console_errors_or_failed_requests(open_page, kind, lang):
-    opened = open_page(path_of(kind, lang))
-    opened.page.wait_for_load_state("networkidle")
-    assert opened.errors == []
-
-
-@pytest.mark.parametrize("kind", PAGE_TYPES)
-def test_nothing_overflows_on_a_phone(open_page, kind):
-    page = open_page(path_of(kind, "fr"), width=375).page
-    widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    assert widths[0] <= widths[1], f"{kind}: content is {widths[0]} px wide in a {widths[1]} px viewport"
-
-
 @pytest.mark.parametrize("lang", ["nl", "fr"])
 @pytest.mark.parametrize("width", [320, 375])
 def test_the_header_shows_the_whole_short_title_beside_its_controls_on_a_phone(open_page, lang, width):

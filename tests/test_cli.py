@@ -11,7 +11,7 @@ from conftest import ROOT, run_cli, write_files
 def test_build_reports_pages_languages_and_time(make_content, tmp_path):
     result = run_cli("build", "--content", make_content(), "--out", tmp_path / "site", "--no-search")
     assert result.status == 0, result.err
-    assert result.out.startswith("Built 24 pages in 2 languages in ")  # 22 content pages, 2 offline pages
+    assert result.out.startswith("Built 28 pages in 2 languages in ")  # 22 content pages, and per language the offline page, the flashcards and the exam
     assert (tmp_path / "site/nl/questions/gpu-role/index.html").is_file()
 
 
@@ -39,7 +39,7 @@ def test_failed_build_leaves_the_previous_site_untouched(make_content, tmp_path)
 
 def test_check_validates_and_writes_nothing(make_content, tmp_path):
     result = run_cli("check", "--content", make_content())
-    assert result.status == 0 and result.out.startswith("Checked 24 pages: 0 errors, 0 warnings.")
+    assert result.status == 0 and result.out.startswith("Checked 28 pages: 0 errors, 0 warnings.")
     assert not (tmp_path / "site").exists()
 
 

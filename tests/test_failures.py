@@ -46,7 +46,7 @@ def crash_report_of(err: str) -> str:
 
 
 def test_a_bug_exits_4_with_one_sentence_and_the_details_in_a_file(make_content, tmp_path, monkeypatch):
-    def broken(writer, graph):
+    def broken(*stage_inputs):
         return 1 / 0
 
     monkeypatch.setattr(pipeline, "write_question_lists", broken)
