@@ -284,6 +284,34 @@ def recording_errors(page) -> list[str]:
     return errors
 
 
+@contextlib.contextmanager
+def pages_of(browser, base_url: str, request=None, **defaults):
+    """A function that opens a page of a served site (its path below base_url) in a fresh
+    context: with the suite's waits, the test's clock if it asked for one (noon), an init
+    script first if given, and its console errors and failed requests recorded. Keyword
+    arguments are Playwright's context options, these defaults overridden per page
+    (scheme is color_scheme). The contexts close when the with block ends."""
+    contexts = []
+
+    def open_(path: str, scheme: str = "light", init: str = "", **options) -> BrowserPage:
+        context = with_timeouts(browser.new_context(**{**defaults, "color_scheme": scheme, **options}))
+        contexts.append(context)
+        if init:
+            context.add_init_script(init)
+        if request is not None:
+            start_clock(context, request)
+        page = context.new_page()
+        found = recording_errors(page)
+        page.goto(base_url + path)
+        return BrowserPage(page, found)
+
+    try:
+        yield open_
+    finally:
+        for context in contexts:
+            context.close()
+
+
 @pytest.fixture
 def open_page(browser, site_url, request):
     """Open a site page (path below the base path) in a fresh context; on failure the

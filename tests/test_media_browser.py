@@ -8,7 +8,7 @@ import threading
 import time
 
 import pytest
-from conftest import BrowserPage, QuietServer, _QuietHandler, png, recording_errors, run_cli, with_timeouts
+from conftest import QuietServer, _QuietHandler, pages_of, png, run_cli
 from test_accessibility import violations
 from test_media import MP3, QUESTION, SVG
 from test_theme import LOGO
@@ -54,20 +54,8 @@ def media_url(tmp_path_factory):
 
 @pytest.fixture
 def open_media_page(browser, media_url):
-    contexts = []
-
-    def open_(path: str, scheme: str = "light", bypass_csp: bool = False) -> BrowserPage:
-        context = browser.new_context(viewport={"width": 375, "height": 800}, color_scheme=scheme, bypass_csp=bypass_csp)
-        contexts.append(context)
-        with_timeouts(context)
-        page = context.new_page()
-        errors = recording_errors(page)
-        page.goto(media_url + path)
-        return BrowserPage(page, errors)
-
-    yield open_
-    for context in contexts:
-        context.close()
+    with pages_of(browser, media_url, viewport={"width": 375, "height": 800}) as open_:
+        yield open_
 
 
 def images_loaded(page, selector: str = "img") -> list[tuple[str, int]]:

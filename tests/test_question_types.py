@@ -10,7 +10,7 @@ import json
 from urllib.parse import urlparse
 
 import pytest
-from conftest import BrowserPage, recording_errors
+from conftest import pages_of
 from test_accessibility import violations
 from test_browser import focus_by_tab
 from test_study_app import PAGE_WEIGHT, PHONE
@@ -34,21 +34,10 @@ TYPES = {"single": "pick-one", "multiple": "pick-all", "true-false": "gpu-mouse"
 
 @pytest.fixture
 def open_types(browser, types_url):
-    """Open a page of the types site on a phone, console errors and failed requests recorded."""
-    contexts = []
-
-    def open_(path: str, scheme: str = "light", viewport=PHONE) -> BrowserPage:
-        context = browser.new_context(viewport=viewport, color_scheme=scheme, bypass_csp=True, has_touch=True)  # axe is added to the page
-        contexts.append(context)
-        context.set_default_timeout(5000)
-        page = context.new_page()
-        found = recording_errors(page)
-        page.goto(types_url + path)
-        return BrowserPage(page, found)
-
-    yield open_
-    for context in contexts:
-        context.close()
+    """Open a page of the types site on a phone, console errors and failed requests recorded
+    (axe is added to the page: bypass_csp)."""
+    with pages_of(browser, types_url, viewport=PHONE, bypass_csp=True, has_touch=True) as open_:
+        yield open_
 
 
 def stored(page) -> dict:

@@ -11,7 +11,7 @@ import time
 from urllib.parse import urlparse
 
 import pytest
-from conftest import BrowserPage, next_frame, recording_errors, start_clock, with_timeouts
+from conftest import next_frame, pages_of
 from test_accessibility import violations
 from test_browser import focus_by_tab
 from test_study import DAY_MS, KEY, answer_index, errors, put, record_with, stored
@@ -33,23 +33,8 @@ new PerformanceObserver((list) => {
 def phone(browser, site_url, request):
     """Open a page (path below the base path) on a phone, in a fresh context with the
     console errors and failed requests recorded."""
-    contexts = []
-
-    def open_(path: str, scheme: str = "light", bypass_csp: bool = False, init: str = "", viewport=PHONE, service_workers: str = "allow") -> BrowserPage:
-        context = browser.new_context(viewport=viewport, color_scheme=scheme, bypass_csp=bypass_csp, has_touch=True, service_workers=service_workers)
-        contexts.append(context)
-        with_timeouts(context)
-        if init:
-            context.add_init_script(init)
-        start_clock(context, request)
-        page = context.new_page()
-        found = recording_errors(page)
-        page.goto(site_url + path)
-        return BrowserPage(page, found)
-
-    yield open_
-    for context in contexts:
-        context.close()
+    with pages_of(browser, site_url, request, viewport=PHONE, has_touch=True) as open_:
+        yield open_
 
 
 def fail_first_request(page, url_pattern: str) -> list[str]:
@@ -639,7 +624,8 @@ def test_a_page_with_all_it_loads_stays_under_40_kb_gzipped(phone, sample_site, 
     loaded: set[str] = set()
     page.on("response", lambda r: loaded.add(urlparse(r.url).path))
     put(page, review_record())  # answers never scheduled: every page loads the scheduler
-    page.reload()
+    with page.expect_response(lambda response: "ts-fsrs" in response.url):
+        page.reload()
     page.wait_for_load_state("networkidle")
     if page.locator(".choice-button:visible").count():
         page.locator(".choice-button:visible").first.tap()
