@@ -8,7 +8,7 @@ from pathlib import Path
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
-from babel.messages.pofile import write_po
+from babel.messages.pofile import read_po, write_po
 
 from studysite.content.load import load_documents
 from studysite.content.records import Content
@@ -21,6 +21,7 @@ from studysite.languages import is_valid_language, language_problem, parse_local
 from studysite.shipped import shipped_folder
 
 TEMPLATE_FILE = f"{DOMAIN}.pot"
+SHIPPED_TEMPLATE = SHIPPED_LOCALES / TEMPLATE_FILE  # the messages of Studysite's own templates
 METHOD_MAP = [("**.html", "jinja2.ext:babel_extract"), ("**.xml", "jinja2.ext:babel_extract")]
 OPTIONS_MAP = {"**": {"extensions": "jinja2.ext.i18n", "trimmed": "true", "newstyle_gettext": "true"}}
 # A fixed date keeps the catalogs' headers from changing on every run.
@@ -32,18 +33,33 @@ class CatalogError(Exception):
 
 
 def extract(site_root: Path) -> Catalog:
-    """Every UI message of the templates a site is built with: its own, then Studysite's."""
-    folders = [site_root / "templates", shipped_folder("templates")]
-    unique = [folder for index, folder in enumerate(folders) if folder.is_dir() and folder.resolve() not in [f.resolve() for f in folders[:index]]]
-    if not unique:
-        raise CatalogError(f"no templates/ folder in '{site_root}'")
-    return extract_from(unique)
+    """Every UI message of the templates a site is built with: its own, then Studysite's.
+    Studysite's are read from its template catalog (locales/messages.pot), not parsed,
+    except in its own checkout, whose templates make that catalog."""
+    own, shipped = site_root / "templates", shipped_folder("templates")
+    if own.is_dir() and own.resolve() == shipped.resolve():
+        return extract_from([shipped])
+    catalog = extract_from([own]) if own.is_dir() else _new_template()
+    for message in shipped_messages():
+        catalog.add(message.id, None, message.locations, auto_comments=message.auto_comments, flags=message.flags, context=message.context)
+    return catalog
+
+
+def shipped_messages() -> Catalog:
+    """The messages of Studysite's own templates, as 'i18n extract' wrote them in its
+    checkout (tests/test_catalogs.py holds them equal)."""
+    with SHIPPED_TEMPLATE.open("rb") as file:
+        return read_po(file)
+
+
+def _new_template() -> Catalog:
+    return Catalog(project="Studysite", domain=DOMAIN, creation_date=EPOCH, fuzzy=False)
 
 
 def extract_from(template_dirs: list[Path]) -> Catalog:
     """Every UI message of the templates in these folders; ContentError, located, for a file
     a build refuses to read (fileio.check_file), which Babel would read without end."""
-    catalog = Catalog(project="Studysite", domain=DOMAIN, creation_date=EPOCH, fuzzy=False)
+    catalog = _new_template()
     for templates in template_dirs:
         check_templates(templates)
         for filename, lineno, message, comments, context in extract_from_dir(templates, METHOD_MAP, OPTIONS_MAP):

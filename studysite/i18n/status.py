@@ -30,6 +30,7 @@ from studysite.i18n import catalogs
 from studysite.i18n.content_po import Coverage
 from studysite.i18n.ui_catalogs import SOURCE_LANGUAGE, catalog_path, catalogs_of, merge_catalogs, read_catalog
 from studysite.memo import NO_MEMO, Memo
+from studysite.shipped import shipped_folder
 
 UNCOMMITTED = float("inf")
 CONTEXT_SEPARATOR = "\x04"  # between a msgctxt and its msgid, as gettext joins them in a compiled catalog
@@ -215,20 +216,29 @@ def content_status(records: list[RecordBlocks], language: str, coverage: Coverag
 def template_message_ids(template_dirs: list[Path], memo: Memo = NO_MEMO) -> list[UiMessage]:
     """The UI messages of the templates (a plural by its singular), kept in the memo (as
     text: a message in a context as its context, CONTEXT_SEPARATOR, its msgid) by a digest
-    of the template files."""
+    of the template files. Studysite's own templates are not parsed: their messages are the
+    shipped template catalog's (locales/messages.pot, which tests/test_catalogs.py holds
+    equal to them), so that a first build, as on a fresh CI machine, need not extract them."""
+    shipped = shipped_folder("templates").resolve()
+    own = [folder for folder in template_dirs if folder.resolve() != shipped]
+    with_shipped = len(own) < len(template_dirs)
     digest = hashlib.sha256()
-    for folder in template_dirs:
+    for folder in own:
         for name in sorted(files_below(folder)):
             try:
                 data = read_bytes(folder / name, within=folder)
             except OSError:  # refused (said where the templates are read), or gone
                 data = b"\0unreadable"
             digest.update(f"{folder.as_posix()}/{name}".encode() + b"\0" + data)
+    if with_shipped:
+        digest.update(b"\0shipped\0" + catalogs.SHIPPED_TEMPLATE.read_bytes())
     key = digest.hexdigest()
     known = memo.get(key)
     if known is None:
-        template = catalogs.extract_from(template_dirs)
-        known = sorted(_message_key(m.id if isinstance(m.id, str) else m.id[0], m.context) for m in template if m.id)
+        messages = list(catalogs.extract_from(own)) if own else []
+        if with_shipped:
+            messages += list(catalogs.shipped_messages())
+        known = sorted({_message_key(m.id if isinstance(m.id, str) else m.id[0], m.context) for m in messages if m.id})
         memo.put(key, known)
     return [_ui_message(message_key) for message_key in known]
 
