@@ -426,7 +426,7 @@ def make_renderer(options: Options, content: Content, report: Report, assets: di
     template_dirs = options.layered("templates")
     resources = [folder for name in ("templates", "locales") for folder in options.layered(name)]
     made_from = files_digest(stamp or code_stamp(), resources)
-    code_caches = template_code_folders(options.content_dir, {lang: f"{lang}-{made_from[:24]}" for lang in content.site.languages})
+    code_caches = template_code_folders({lang: f"{lang}-{made_from[:24]}" for lang in content.site.languages})
     environments = {}
     for language in content.site.languages:
         translations = load_site_translations(options, language, report)

@@ -131,7 +131,7 @@ def test_a_damaged_compiled_template_is_ignored_and_rewritten(make_content, tmp_
     monkeypatch.setenv("STUDYSITE_CACHE_DIR", str(tmp_path / "cache"))
     content = make_content()
     assert run_cli("build", "--content", content, "--out", tmp_path / "clean", "--no-search").status == 0
-    compiled = sorted(path for path in (tmp_path / "cache").glob("templates-*/*/*") if path.is_file())
+    compiled = sorted(path for path in (tmp_path / "cache").glob("templates/*/*") if path.is_file())
     assert len(compiled) >= 20  # every template, in both languages
     damaged = {path: flip(path.read_bytes()) for path in compiled}
     for path, data in damaged.items():
@@ -140,6 +140,32 @@ def test_a_damaged_compiled_template_is_ignored_and_rewritten(make_content, tmp_
     assert result.status == 0 and "Traceback" not in result.err, result.err
     assert site_files(tmp_path / "again") == site_files(tmp_path / "clean")
     assert all(path.read_bytes() != data for path, data in damaged.items())  # written anew
+
+
+def test_compiled_templates_are_shared_by_sites_of_the_same_templates_and_the_least_used_go(make_content, tmp_path, monkeypatch):
+    """A second site of Studysite's own templates uses the code the first compiled; beyond
+    the folders used last, the others are removed."""
+    import os
+    import shutil
+
+    from conftest import run_cli
+
+    from studysite.incremental.cache import KEPT_TEMPLATE_CODE
+
+    monkeypatch.setenv("STUDYSITE_CACHE_DIR", str(tmp_path / "cache"))
+    root, first = tmp_path / "cache/templates", make_content()
+    assert run_cli("build", "--content", first, "--out", tmp_path / "first", "--no-search").status == 0
+    used = {folder.name: sorted(p.name for p in folder.iterdir()) for folder in root.iterdir()}
+    assert len(used) == 2 and all(len(files) >= 20 for files in used.values())  # nl and fr
+    second = shutil.copytree(first, tmp_path / "second-content")
+    assert run_cli("build", "--content", second, "--out", tmp_path / "second", "--no-search").status == 0
+    assert {folder.name: sorted(p.name for p in folder.iterdir()) for folder in root.iterdir()} == used  # nothing compiled anew
+    for age in range(KEPT_TEMPLATE_CODE):
+        (root / f"other-{age}").mkdir()
+        os.utime(root / f"other-{age}", (1_000_000 - age, 1_000_000 - age))
+    assert run_cli("build", "--content", second, "--out", tmp_path / "third", "--no-search").status == 0
+    kept = {folder.name for folder in root.iterdir()}
+    assert kept == set(used) | {f"other-{age}" for age in range(KEPT_TEMPLATE_CODE - 2)}
 
 
 TRANS_BLOCKS = (

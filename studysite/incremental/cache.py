@@ -10,8 +10,8 @@ keeps what git said about the translations' age and the templates' UI messages
 (i18n/status.py), so that the status pages need no git blame of a file that did not change,
 and the times, size and digest of every file the last build read, so that an unchanged
 file is not read again (incremental/inputs.py).
-Beside it, a folder per site keeps the templates' compiled code (render/environment.py), and a file
-the model of the last build (incremental/kept_model.py), written and checked the same way (incremental/checked_files.py).
+Beside it, folders keep the templates' compiled code (render/environment.py), shared by the
+sites compiled from the same templates and catalogs, and a file per site keeps the model of the last build (incremental/kept_model.py), written and checked the same way (incremental/checked_files.py).
 
 The file is a pickle: a rebuild takes the parsed records back as they were (decoding them
 from JSON took 1.5 s of a 12 s rebuild at 5,000 questions). Like Python's own __pycache__
@@ -291,22 +291,36 @@ def _saved_builds(path: Path, stamp: str) -> dict[str, dict]:
     return builds
 
 
-def template_code_folders(content_dir: Path, names: dict[str, str]) -> dict[str, Path]:
+KEPT_TEMPLATE_CODE = 16  # folders of compiled templates kept, the most recently used: a few sites in their languages
+
+
+def template_code_folders(names: dict[str, str]) -> dict[str, Path]:
     """A folder per language for its compiled templates, named by the language and a digest
-    of what they are compiled from (templates, catalogs, code); the site's folders of other
-    names are removed. A language whose folder cannot be made has none."""
-    root = cache_folder() / f"templates-{site_name(content_dir)}"
-    wanted = {language: root / name for language, name in names.items()}
-    with contextlib.suppress(OSError):
-        for old in root.iterdir() if root.is_dir() else ():
-            if old not in wanted.values() and old.is_dir():
-                shutil.rmtree(old, ignore_errors=True)
+    of what they are compiled from (the templates and catalogs with their paths, the code):
+    shared by every site compiled from the same, so that a new site of Studysite's own
+    templates finds them compiled by any site built before it. Beyond the KEPT_TEMPLATE_CODE
+    used last, the folders are removed. A language whose folder cannot be made has none."""
+    root = cache_folder() / "templates"
     folders = {}
-    for language, folder in wanted.items():
+    for language, name in names.items():
         with contextlib.suppress(OSError):
-            folder.mkdir(parents=True, exist_ok=True)
-            folders[language] = folder
+            (root / name).mkdir(parents=True, exist_ok=True)
+            os.utime(root / name)  # used now: kept before those used longer ago
+            folders[language] = root / name
+    with contextlib.suppress(OSError):
+        others = sorted((folder for folder in root.iterdir() if folder not in folders.values()), key=_used, reverse=True)
+        for old in others[max(0, KEPT_TEMPLATE_CODE - len(folders)) :]:
+            shutil.rmtree(old, ignore_errors=True)
+        for old in cache_folder().glob("templates-*"):  # one root per site, as builds before 0.2 kept them
+            shutil.rmtree(old, ignore_errors=True)
     return folders
+
+
+def _used(folder: Path) -> float:
+    try:
+        return folder.stat().st_mtime
+    except OSError:  # removed meanwhile by another build
+        return 0.0
 
 
 def cache_lock_file(content_dir: Path) -> Path:
