@@ -16,7 +16,7 @@ FONT = Locked("fonts-ipafont-gothic", "00303-23")
 
 def test_the_lock_names_what_the_suite_needs_and_reads_back_as_written():
     entries = debian.read_lock(debian.LOCK.read_text(encoding="utf-8"))
-    assert {e.package for e in entries} >= {"chromium", "default-jre-headless", "npm", "fonts-ipafont-gothic"}
+    assert {e.package for e in entries} >= {"chromium-headless-shell", "default-jre-headless", "npm", "fonts-ipafont-gothic"}
     assert debian.write_lock(entries) == debian.LOCK.read_text(encoding="utf-8")
     assert "python3 scripts/debian_packages.py install" in (ROOT / "scripts/test").read_text(encoding="utf-8")
 

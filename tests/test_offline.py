@@ -162,7 +162,7 @@ def served(serve):
 
 @pytest.fixture
 def context(browser):
-    context = browser.new_context()
+    context = browser.new_context(service_workers="allow")
     with_timeouts(context)
     yield context
     context.close()
@@ -454,8 +454,7 @@ def test_a_saved_language_says_so_with_its_size_after_a_reload_and_can_be_remove
 
     expect = pytest.importorskip("playwright.sync_api").expect
     served = serve()
-    context = browser.new_context(viewport=viewport, color_scheme=scheme, bypass_csp=True)
-    context.set_default_timeout(10000)
+    context = with_timeouts(browser.new_context(viewport=viewport, color_scheme=scheme, bypass_csp=True, service_workers="allow"))
     page = context.new_page()
     page.goto(served.url + "nl/glossary/")
     wait_until_controlled(page)

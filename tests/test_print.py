@@ -18,7 +18,7 @@ CONTROLS = ("header", "footer", "nav", "button", ".button", "summary", "input", 
 @pytest.mark.browser
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP])
 def test_a_topic_page_prints_as_a_worksheet_with_the_answers_at_the_end(browser, site_url, viewport):
-    context = browser.new_context(viewport=viewport, service_workers="block")
+    context = browser.new_context(viewport=viewport)
     page = context.new_page()
     page.goto(site_url + "nl/topics/gpu-programming/")
     stems = page.locator(".question-list li a").all_inner_texts()

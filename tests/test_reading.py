@@ -155,7 +155,7 @@ def test_a_long_title_fits_the_header_in_lines_of_whole_words(browser, long_titl
     """SPEC 5, every page: a title of up to 60 characters wraps at its spaces and is shown
     whole; a longer one is cut after a word, with an ellipsis; on a phone it takes two lines
     at most, and the header stays at most 100 px tall."""
-    context = browser.new_context(viewport={"width": width, "height": 667 if width < 400 else 800}, service_workers="block")
+    context = browser.new_context(viewport={"width": width, "height": 667 if width < 400 else 800})
     page = context.new_page()
     for lang, title in LONG_TITLES.items():
         page.goto(f"{long_titles_url}{lang}/glossary/")

@@ -149,7 +149,7 @@ def test_practice_resumes_after_a_reload_and_home_offers_to_continue(phone, site
 
 
 def test_practice_schedules_again_once_the_scheduler_could_not_be_loaded(phone):
-    opened = phone(PRACTICE, service_workers="block")  # the page's own requests are the ones routed
+    opened = phone(PRACTICE)
     page = opened.page
     page.wait_for_selector(".practice.is-running")
     failed = fail_first_request(page, "**/ts-fsrs-*/index.mjs")
@@ -295,7 +295,7 @@ def press(page, key: str):
 
 
 def test_keys_work_after_their_script_once_failed_to_load(phone):
-    opened = phone("nl/questions/software-stack-order/", service_workers="block")  # the page's own requests are the ones routed
+    opened = phone("nl/questions/software-stack-order/")
     page = opened.page
     failed = fail_first_request(page, "**/keys.js")
     with page.expect_console_message(lambda message: "studysite keys" in message.text):  # the failed load has come back
@@ -307,7 +307,7 @@ def test_keys_work_after_their_script_once_failed_to_load(phone):
 
 
 def test_the_due_count_leaves_out_removed_questions_once_their_list_could_be_had(phone):
-    opened = phone("nl/", service_workers="block")
+    opened = phone("nl/")
     page = opened.page
     offline = [True]  # the list cannot be had until the connection comes back
     page.context.route("**/review/questions.json", lambda route: route.abort() if offline[0] else route.continue_())
