@@ -15,7 +15,7 @@ from pathlib import Path
 
 from studysite import urls
 from studysite.content.graph import Graph, build_graph
-from studysite.content.html import ContentHtml, convert_texts
+from studysite.content.html import ContentHtml
 from studysite.content.media import media_bytes
 from studysite.content.records import Content
 from studysite.content.validate import content_of
@@ -31,6 +31,7 @@ from studysite.incremental.kept_model import Model
 from studysite.incremental.page_keys import PageKeys, files_digest, inputs_key, pages_to_render, source_digests
 from studysite.incremental.readings import read_content_files
 from studysite.incremental.template_code import TemplateCodeCache
+from studysite.incremental.texts import convert_build_texts
 from studysite.output import search
 from studysite.output.assets import collect_assets
 from studysite.output.commit import check_spare
@@ -47,7 +48,7 @@ from studysite.render.renderer import Renderer, SiteInfo
 from studysite.shipped import shipped_folder
 from studysite.study import anki, offline
 from studysite.text.markup import plain_text
-from studysite.workers import Aside, CollectorSpared
+from studysite.workers import Aside, CollectorSpared, map_in_forks
 
 
 @dataclass(frozen=True)
@@ -215,10 +216,10 @@ def read_model(options: Options, report: Report, cache: BuildCache | None = None
     catalogs = content_po.site_catalogs(po_catalogs, content.site.languages, report)
     content, coverage = content_po.apply_translations(content, catalogs, report)
     report.raise_if_errors()
-    content_html = convert_texts(content, report, memo_of(cache, "markdown"), jobs)
+    content_html = convert_build_texts(content, report, memo_of(cache, "markdown"), jobs)
     if texts_ready is not None:
         texts_ready(content, content_html)
-    graph = build_graph(content, content_html, jobs, memo_of(cache, "found"))
+    graph = build_graph(content, content_html, memo_of(cache, "found"), functools.partial(map_in_forks, jobs=jobs))
     blocks, sources = record_blocks(readings, content), source_digests(content, graph)
     return Model(content, content_html, graph, blocks, coverage, catalogs, supplied, tuple(report.diagnostics), sources)
 

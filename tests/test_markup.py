@@ -8,9 +8,9 @@ import pytest
 from conftest import STUDY_CONTENT, png, run_cli
 
 from studysite import pipeline
-from studysite.content.html import MISSES_DONE_HERE, RECORDS_WORTH_SHARING
 from studysite.diagnostics import Report
 from studysite.incremental.cache import BuildCache
+from studysite.incremental.texts import MISSES_DONE_HERE, RECORDS_WORTH_SHARING
 from studysite.text import plain_markdown
 from studysite.text.markup import MarkdownConverter, excerpt, plain_text
 

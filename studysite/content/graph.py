@@ -10,16 +10,18 @@ that follow each one in its topic, comparisons.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from studysite.content.html import ContentHtml
 from studysite.content.records import Content, Record
 from studysite.memo import NO_MEMO, Memo
 from studysite.text.linking import Mention, TermMatcher, separator_for
-from studysite.workers import map_in_forks
 
 MORE_QUESTIONS = 5
+# How a function is applied to each of a list of items: map by default; a build passes one
+# that shares the items among processes (workers.map_in_forks).
+MapEach = Callable[[Callable, Sequence], Iterable]
 
 
 @dataclass(frozen=True)
@@ -100,9 +102,9 @@ def build_matchers(content: Content) -> dict[str, TermMatcher]:
     return matchers
 
 
-def build_graph(content: Content, content_html: ContentHtml, jobs: int = 1, memo: Memo = NO_MEMO) -> Graph:
+def build_graph(content: Content, content_html: ContentHtml, memo: Memo = NO_MEMO, map_each: MapEach = map) -> Graph:
     matchers = build_matchers(content)
-    found, mentions = find_terms(matchers, content_html, jobs, memo)
+    found, mentions = find_terms(matchers, content_html, memo, map_each)
 
     def found_terms(question_id: str, lang: str) -> set[str]:
         return found.get((question_id, lang), set())
@@ -115,10 +117,10 @@ def build_graph(content: Content, content_html: ContentHtml, jobs: int = 1, memo
 
 
 def find_terms(
-    matchers: Mapping[str, TermMatcher], content_html: ContentHtml, jobs: int, memo: Memo = NO_MEMO
+    matchers: Mapping[str, TermMatcher], content_html: ContentHtml, memo: Memo = NO_MEMO, map_each: MapEach = map
 ) -> tuple[dict[tuple[str, str], set[str]], dict[tuple[str, str], tuple[Mention, ...]]]:
     """The terms each question's text names, by (question id, language of the text): from
-    the memo when neither the text nor the names changed, else found by jobs processes;
+    the memo when neither the text nor the names changed, else found (by map_each);
     and for the texts looked through, where each term is first named (for linking them)."""
     names = {lang: hashlib.sha256(repr(sorted(matcher.names.items())).encode()).hexdigest() for lang, matcher in matchers.items()}
     keys = {key: _found_key(names[key[1]], content_html.question_fragments(*key)) for key in content_html.questions if key[1] in matchers}
@@ -129,7 +131,7 @@ def find_terms(
     def find(key: tuple[str, str]) -> tuple[set[str], tuple[Mention, ...] | None]:
         return terms_named(matchers[key[1]], content_html.question_fragments(*key))
 
-    for key, (terms, first) in zip(missing, map_in_forks(find, missing, jobs), strict=True):
+    for key, (terms, first) in zip(missing, map_each(find, missing), strict=True):
         found[key] = terms
         if first is not None:
             mentions[key] = first

@@ -1,14 +1,11 @@
 """The records' texts as HTML: every Markdown field of every record, in every site language
-it is written in, converted by text/markup.py (in shares by forked processes, for a large
-site or many new texts), kept by record id and language; with the media files each text
+it is written in, converted by text/markup.py, kept by record id and language; with the media files each text
 shows (its images, its audio: content/media.py) and the files of the site's theme."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from studysite import urls
 from studysite.content.fields import Field, Text, texts_of, with_texts
@@ -17,10 +14,9 @@ from studysite.content.records import KINDS, ComparisonText, Content, QuestionTe
 from studysite.content.schema import KIND_OF_FOLDER, QUESTIONS
 from studysite.diagnostics import Report
 from studysite.languages import locale_file
-from studysite.memo import NO_MEMO, Memo, Recorded, replay
-from studysite.text.markup import MarkdownConverter, TooManyMisses
+from studysite.memo import NO_MEMO, Memo
+from studysite.text.markup import MarkdownConverter
 from studysite.text.site_links import Targets
-from studysite.workers import can_fork, share_out_work
 
 SITE_TEXT = ("site", "")  # the (kind, id) of the site's description among the texts' media
 
@@ -53,79 +49,17 @@ class ContentHtml:
         return tuple(text for _, field, text in texts_of(QUESTIONS.any_block, question) if field.text is not Text.PLAIN)
 
 
-MISSES_DONE_HERE = 64  # a rebuild's few new texts are converted in this process; more, by forked processes
-RECORDS_WORTH_SHARING = 500  # a site of fewer records has them converted in this process, unless many texts are new
-
-
-def convert_texts(
-    content: Content, report: Report | None = None, memo: Memo = NO_MEMO, jobs: int = 1, targets: Targets | None = None, with_site: bool = True
-) -> ContentHtml:
+def convert_texts(content: Content, report: Report | None = None, memo: Memo = NO_MEMO, targets: Targets | None = None, with_site: bool = True) -> ContentHtml:
     """The text of every record, in every site language it is written in, as sanitised HTML;
     problems in the text go to the report (without one, TeX that cannot be converted raises,
-    and images keep their URLs). targets: the ids of every record, which links may name (by
-    default the content's); with_site: the site's description and theme too. With a report
-    and jobs > 1, the records are converted in jobs shares by as many processes when there
-    are RECORDS_WORTH_SHARING of them, or when more than MISSES_DONE_HERE of their texts are
-    not in the memo."""
+    and images keep their URLs). memo: the HTML of texts converted before, by their text;
+    targets: the ids of every record, which links may name (by default the content's);
+    with_site: the site's description and theme too."""
     targets = targets if targets is not None else {kind: content.records(kind).keys() for kind in KINDS}
     root = report.source_root if report is not None else None  # the content folder
-    if not can_fork(jobs) or report is None:
-        return _convert_texts(_converter(report, memo, root, targets), content, with_site)
-    if content.count() < RECORDS_WORTH_SHARING:
-        told = len(report.diagnostics)
-        try:
-            return _convert_texts(_converter(report, memo, root, targets, MISSES_DONE_HERE), content, with_site)
-        except TooManyMisses:
-            del report.diagnostics[told:]  # told again by the shares
-    return _convert_in_shares(content, report, memo, jobs, targets, with_site)
-
-
-def _converter(report: Report | None, memo: Memo, root: Path | None, targets: Targets, misses_allowed: int | None = None) -> MarkdownConverter:
     media = MediaLibrary(root) if root is not None else None
-    return MarkdownConverter(report, memo, misses_allowed, media, {kind: frozenset(ids) for kind, ids in targets.items()})
-
-
-def _convert_in_shares(content: Content, report: Report, memo: Memo, jobs: int, targets: Targets, with_site: bool) -> ContentHtml:
-    """The texts converted by jobs processes, each a share of every kind of record, in
-    content order; what each told and did with its memo comes back with its HTML."""
-    done = share_out_work(
-        [
-            functools.partial(_convert_share, share, report.strict, report.source_root, memo, with_site and number == 0, targets)
-            for number, share in enumerate(_shares(content, jobs))
-        ]
-    )
-    for _, told, news in done:
-        report.diagnostics.extend(told)
-        replay(memo, news)
-    parts = [html for html, _, _ in done]
-    return ContentHtml(
-        questions={key: html for part in parts for key, html in part.questions.items()},
-        topics={key: html for part in parts for key, html in part.topics.items()},
-        terms={key: html for part in parts for key, html in part.terms.items()},
-        comparisons={key: html for part in parts for key, html in part.comparisons.items()},
-        site=parts[0].site,
-        media={key: files for part in parts for key, files in part.media.items()},
-        audio={key: media for part in parts for key, media in part.audio.items()},
-        theme=parts[0].theme,
-    )
-
-
-def _shares(content: Content, count: int) -> list[Content]:
-    """The content in count parts of about the same size, each with a run of each kind of record."""
-
-    def part(records: Mapping[str, object], number: int) -> dict:
-        items, size = list(records.items()), -(-len(records) // count)
-        return dict(items[number * size : (number + 1) * size])
-
-    return [Content.of_kinds(content.site, {kind: part(content.records(kind), number) for kind in KINDS}) for number in range(count)]
-
-
-def _convert_share(content: Content, strict: bool, source_root: Path | None, memo: Memo, with_site: bool, targets: Targets):
-    """A share's HTML (with the site's description in the first), what it told, and its
-    use of the memo (perhaps in a forked process, whose memo is its own copy)."""
-    report, recorded = Report(strict=strict, source_root=source_root), Recorded(memo)
-    html = _convert_texts(_converter(report, recorded, source_root, targets), content, with_site)
-    return html, report.diagnostics, recorded.news()
+    markup = MarkdownConverter(report, memo, media, {kind: frozenset(ids) for kind, ids in targets.items()})
+    return _convert_texts(markup, content, with_site)
 
 
 def _convert_texts(markup: MarkdownConverter, content: Content, with_site: bool = True) -> ContentHtml:

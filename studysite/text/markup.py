@@ -109,7 +109,6 @@ class MarkdownConverter:
         self,
         report: Report | None = None,
         memo: Memo = NO_MEMO,
-        misses_allowed: int | None = None,
         media: MediaFinder | None = None,
         targets: site_links.Targets | None = None,
     ) -> None:
@@ -123,7 +122,6 @@ class MarkdownConverter:
         self.used: list[Any] = []  # the media files of the texts converted since it was emptied
         self._math: list[str] = []
         self._memo = memo  # the sanitised HTML of texts converted before, by text_key
-        self._misses_allowed = misses_allowed  # when a number: how many texts the memo may lack (then TooManyMisses)
 
     def _convert(self, text: str) -> str:
         """Python-Markdown's HTML for a text, from a parser without the inline patterns
@@ -141,10 +139,6 @@ class MarkdownConverter:
         key = text_key(kind, text)
         html = self._memo.get(key)
         if html is None:
-            if self._misses_allowed is not None:
-                if not self._misses_allowed:
-                    raise TooManyMisses
-                self._misses_allowed -= 1
             html = convert(text)
             self._memo.put(key, html)
         return html
@@ -371,10 +365,6 @@ def excerpt(text: str, limit: int) -> str:
     if space > limit // 2:
         cut = cut[:space]
     return cut.rstrip(" ,;:.") + "…"
-
-
-class TooManyMisses(Exception):
-    """More texts than a converter's misses_allowed are not in its memo."""
 
 
 def text_key(kind: str, text: str) -> str:
