@@ -16,7 +16,8 @@ from conftest import ROOT, STUDY_CONTENT
 
 from studysite import pipeline, urls
 from studysite.incremental.cache import open_cache
-from studysite.output.write import PENDING, FileReplacer, read_manifest
+from studysite.output.write import PENDING, read_manifest
+from studysite.serve.file_replacer import FileReplacer
 from studysite.serve.quick_edit import LiveSite
 
 
@@ -145,7 +146,8 @@ def test_files_quick_edits_replaced_are_not_trusted_by_the_next_build(make_conte
 FULL_DISK_WRITE = """
 import resource, signal, sys
 from pathlib import Path
-from studysite.output.write import FileReplacer, read_manifest
+from studysite.output.write import read_manifest
+from studysite.serve.file_replacer import FileReplacer
 
 site = Path(sys.argv[1])
 manifest = read_manifest(site)

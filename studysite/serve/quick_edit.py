@@ -21,10 +21,10 @@ from studysite import urls
 from studysite.diagnostics import Report
 from studysite.incremental.kept_model import Edited, read_again, with_texts_again
 from studysite.incremental.page_keys import PageKeys, digests_after_edit, pages_to_render
-from studysite.output.write import FileReplacer
 from studysite.pages.view_models import Page
 from studysite.pipeline import BuiltSite
 from studysite.render.batch import render_page
+from studysite.serve.file_replacer import FileReplacer
 
 
 class LiveSite:
