@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import json
 import os
 import time
 from collections.abc import Callable, Mapping
@@ -37,17 +36,17 @@ from studysite.output.assets import collect_assets
 from studysite.output.commit import check_spare
 from studysite.output.theme import site_look, theme_assets
 from studysite.output.write import Manifest, SiteWriter, check_output_folder
-from studysite.pages import record_parts, site_pages
+from studysite.pages import record_parts
 from studysite.pages.builder import ViewBuilder
 from studysite.pages.links import check_page_links
 from studysite.pages.view_models import Page
 from studysite.progress import Progress
+from studysite.render import site_files
 from studysite.render.batch import SITEMAP_FILE, render_pages, templates_compiled_ahead, write_sitemaps
 from studysite.render.environment import make_environment
 from studysite.render.renderer import Renderer, SiteInfo
 from studysite.shipped import shipped_folder
-from studysite.study import anki, offline
-from studysite.text.markup import plain_text
+from studysite.study import anki
 from studysite.workers import Aside, CollectorSpared, map_in_forks
 
 
@@ -366,36 +365,11 @@ def write_site(
         keep_made_after_the_pages(writer, previous)
     else:
         decks.write(writer)
-    writer.write("robots.txt", f"User-agent: *\nAllow: /\nSitemap: {urls.absolute(content.site.base_url, urls.SITEMAP)}\n".encode())
-    writer.write(".nojekyll", b"")
-    write_question_lists(writer, loaded.graph, content)
+    site_files.write_robots(writer, content)
+    site_files.write_question_lists(writer, loaded.graph, content)
     if options.search and not options.preview:
         search.index_site(writer, options.out_dir, previous, content.site.languages, options.processes)
-    write_offline_files(writer, loaded, renderer)  # its page lists name the search index's files
-
-
-def write_question_lists(writer: SiteWriter, graph: Graph, content: Content) -> None:
-    """Per language, the ids of the questions its site has (urls.review_questions) and the
-    keys of its flashcards (urls.flashcard_list): the study scripts count as due only these,
-    not questions or terms the site no longer has."""
-    for language, lg in graph.languages.items():
-        writer.write(urls.review_questions(language), json.dumps(list(lg.edition.questions), separators=(",", ":")).encode())
-        cards = [f"{t}:{side}" for t in lg.edition.terms for side in site_pages.flashcard_sides(content.terms[t], content.site.term_language, language)]
-        writer.write(urls.flashcard_list(language), json.dumps(cards, separators=(",", ":")).encode())
-
-
-def write_offline_files(writer: SiteWriter, loaded: LoadedSite, renderer: Renderer) -> None:
-    """Manifests, page lists and the service worker, made from what was written so far."""
-    site = renderer.site
-    descriptions = {lang: " ".join(plain_text(html).split()) for lang, html in loaded.content_html.site.items()}
-    titles = {lang: site.titles.get(lang) or site.titles.get(site.languages[0], "Studysite") for lang in site.languages}
-    environment = renderer.environments[site.languages[0]]
-    media = {language: offline.media_shown(loaded.content_html, lg.edition) for language, lg in loaded.graph.languages.items()}
-    files = offline.offline_files(
-        environment, writer.written, titles, descriptions, site.assets, site.languages, site.short_titles, media, site.icons(), site.look.theme_color
-    )
-    for path, data in files.items():
-        writer.write(path, data)
+    site_files.write_offline_files(writer, loaded.content_html, loaded.graph, renderer)  # its page lists name the search index's files
 
 
 def made_after_the_pages(path: str) -> bool:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
-from studysite import pipeline
+from studysite.render import site_files
 from studysite.study import anki
 
 
@@ -49,7 +49,7 @@ def test_a_bug_exits_4_with_one_sentence_and_the_details_in_a_file(make_content,
     def broken(*stage_inputs):
         return 1 / 0
 
-    monkeypatch.setattr(pipeline, "write_question_lists", broken)
+    monkeypatch.setattr(site_files, "write_question_lists", broken)
     result = run_cli("build", "--content", make_content(), "--out", tmp_path / "site", "--no-search")
     assert result.status == 4 and "ZeroDivisionError: division by zero" in result.err
     details = crash_report_of(result.err)
