@@ -25,6 +25,7 @@ from studysite.i18n.ui_catalogs import check_catalogs, load_layered_translations
 from studysite.incremental import kept_model
 from studysite.incremental.cache import BuildCache, code_stamp, memo_of, open_cache, remember_build, status_memos, template_code_folders, unchanged_build
 from studysite.incremental.cache import note_memo as note_memo_of
+from studysite.incremental.decks import Decks
 from studysite.incremental.inputs import Inputs, file_times, read_inputs
 from studysite.incremental.kept_model import Model
 from studysite.incremental.page_keys import PageKeys, files_digest, inputs_key, pages_to_render, source_digests
@@ -311,7 +312,7 @@ class EarlyStart:
     def __init__(self, options: Options, previous: Manifest, report: Report, assets: dict, seen: Mapping[str, list], stamp: str):
         self.options, self.previous, self.report, self.assets, self.seen, self.stamp = options, previous, report, assets, seen, stamp
         self._renderer: Renderer | None = None
-        self.decks: anki.Decks | None = None
+        self.decks: Decks | None = None
 
     def __enter__(self) -> EarlyStart:
         return self
@@ -327,8 +328,8 @@ class EarlyStart:
             content_dir, made_from = self.options.content_dir, f"{self.stamp}\0{self._renderer.made_from}"
             note_memo = functools.partial(note_memo_of, content_dir)
             question_body = functools.partial(record_parts.question_body, content, content_html)
-            source = anki.DeckSource(content, content_html, file_times(content_dir, self.seen), question_body, note_memo, made_from, content_dir)
-            self.decks = anki.Decks(self.previous, source, self._renderer.environments, self.options.processes)
+            source = anki.DeckSource(content, content_html, file_times(content_dir, self.seen), question_body, made_from, content_dir)
+            self.decks = Decks(self.previous, source, self._renderer.environments, note_memo, self.options.processes)
 
     @property
     def renderer(self) -> Renderer:
@@ -344,7 +345,7 @@ def write_site(
     page_keys: PageKeys,
     assets: dict,
     started: float,
-    decks: anki.Decks | None,
+    decks: Decks | None,
     keep: Callable[[], None],
 ) -> None:
     """Every file of the site into the writer: the pages whose keys changed, the assets, the

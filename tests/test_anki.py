@@ -19,7 +19,8 @@ from conftest import SITE_YAML, STUDY_CONTENT, run_cli
 from studysite.incremental import inputs
 from studysite.incremental.cache import FileMemo
 from studysite.incremental.checked_files import save_checked
-from studysite.study.anki import NoteMemo, anki_name, deck_path
+from studysite.incremental.decks import NoteMemo
+from studysite.study.anki import anki_name, deck_path
 from studysite.study.apkg import DeckNote, DeckPlan, ModelPlan, stable_id, write_package
 
 LANGUAGES = ("nl", "fr")
@@ -258,9 +259,9 @@ def test_the_decks_are_begun_before_the_graph_is_made(monkeypatch, tmp_path: Pat
     """They need the records and their HTML alone: made aside while the terms are found
     and the pages planned, not after."""
     from studysite import pipeline
-    from studysite.study import anki
+    from studysite.incremental.decks import Decks
 
-    events, make_decks, make_graph = [], anki.Decks.__init__, pipeline.build_graph
+    events, make_decks, make_graph = [], Decks.__init__, pipeline.build_graph
 
     def decks_begun(self, *args, **kwargs):
         events.append("decks")
@@ -270,7 +271,7 @@ def test_the_decks_are_begun_before_the_graph_is_made(monkeypatch, tmp_path: Pat
         events.append("graph")
         return make_graph(*args, **kwargs)
 
-    monkeypatch.setattr(anki.Decks, "__init__", decks_begun)
+    monkeypatch.setattr(Decks, "__init__", decks_begun)
     monkeypatch.setattr(pipeline, "build_graph", graph_made)
     shutil.copytree(STUDY_CONTENT, tmp_path / "content")
     assert run_cli("build", "--content", tmp_path / "content", "--out", tmp_path / "site", "--no-search").status == 0

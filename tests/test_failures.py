@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
+from studysite.incremental.decks import Decks
 from studysite.render import site_files
-from studysite.study import anki
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
@@ -33,7 +33,7 @@ def test_a_full_temporary_folder_for_the_decks_database_exits_3_saying_so(make_c
 
 
 def test_a_worker_killed_by_the_system_exits_3_saying_so(make_content, tmp_path, monkeypatch):
-    monkeypatch.setattr(anki.Decks, "_make_each", lambda self, previous, share: os.kill(os.getpid(), signal.SIGKILL))
+    monkeypatch.setattr(Decks, "_make_each", lambda self, previous, share: os.kill(os.getpid(), signal.SIGKILL))
     result = run_cli("build", "--content", make_content(), "--out", tmp_path / "site", "--no-search", "--jobs", "2")
     assert result.status == 3 and result.err.startswith("error: a worker process was stopped by SIGKILL, perhaps because the system ran short"), result.err
 
@@ -60,7 +60,7 @@ def test_a_bug_in_a_worker_process_exits_4_with_the_workers_traceback_in_the_fil
     def broken(self, previous, share):
         return {}["no such key"]
 
-    monkeypatch.setattr(anki.Decks, "_make_each", broken)
+    monkeypatch.setattr(Decks, "_make_each", broken)
     result = run_cli("build", "--content", make_content(), "--out", tmp_path / "site", "--no-search", "--jobs", "2")
     assert result.status == 4 and "KeyError: 'no such key'" in result.err
     details = crash_report_of(result.err)

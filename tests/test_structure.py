@@ -54,7 +54,7 @@ def test_the_domain_stages_never_import_the_incremental_layer():
 
 # Domain modules that still share their work among processes themselves (workers.py);
 # the others take a map_each or are wrapped by incremental/. This list only shrinks.
-STILL_FORKING = {"render/batch.py", "study/anki.py"}
+STILL_FORKING = {"render/batch.py"}
 
 
 def test_the_domain_stages_leave_sharing_work_among_processes_to_what_wraps_them():

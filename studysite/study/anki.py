@@ -15,18 +15,17 @@ own media is shipped in the deck's media and named by its file alone; any other 
 its text alternative), a link to another page of the site leads to it on the site (an
 absolute URL), audio is Anki's [sound:file], and deck and note type names hold no markup characters.
 
-This module plans each deck (DeckPlan); study/apkg.py makes its package.
+This module plans each deck (DeckPlan); study/apkg.py makes its package, and
+incremental/decks.py has the packages made for a build.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import html
 import re
 import unicodedata
-from collections.abc import Callable, Mapping
-from contextlib import AbstractContextManager
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,10 +37,7 @@ from studysite.content.html import ContentHtml
 from studysite.content.media import MediaFile
 from studysite.content.records import Content
 from studysite.languages import language_name
-from studysite.memo import NO_MEMO, Memo
-from studysite.output.write import Manifest, SiteWriter
-from studysite.study.apkg import DeckNote, DeckPlan, ModelPlan, load_genanki, write_package
-from studysite.workers import Aside
+from studysite.study.apkg import DeckNote, DeckPlan, ModelPlan, load_genanki
 
 CARD_TEMPLATES = "anki/cards.html"
 UNTRANSLATED_TAG = "untranslated"
@@ -150,7 +146,6 @@ class DeckSource:
     content_html: ContentHtml
     modified: Callable[[str], int]  # content file path -> modification time in seconds
     question_body: Callable[[str, str, str], object]  # (question id, language of its text, deck's language) -> its view (pages/record_parts.py)
-    note_memo: NoteMemoOpener = lambda language, header: contextlib.nullcontext(NO_MEMO)  # noqa: E731
     made_from: str = ""  # what the notes' fields depend on besides the records: the code, its libraries, the templates
     media_root: Path | str = ""  # the content folder, which the media files are read from
 
@@ -160,92 +155,19 @@ class DeckSource:
         return text.title if text else "Studysite"
 
 
-# Opens the memo of a language's notes, kept by a header naming what made them; saved on leaving.
-NoteMemoOpener = Callable[[str, str], AbstractContextManager[Memo]]
+# How a question's Choices and Answer fields and GUID are had: (question id, what they are
+# made of, how to make them) -> them; made anew by default, a rebuild takes them back
+# from a memo when they were made of the same (incremental/decks.py's NoteMemo).
+QuestionParts = Callable[[str, tuple[str, ...], Callable[[], tuple[str, str, str]]], tuple[str, str, str]]
 
 
-class NoteMemo:
-    """What the card templates and genanki made of each question the last time its deck was
-    planned: its Choices and Answer fields, by its answer and choices, and its GUID. A
-    rebuild after an edit plans every deck again (the edited file's notes carry its new
-    time); taking these back saves calling two macros and genanki's guid_for for each
-    question, some 60 ms of a 5,000-question deck's 140 ms plan. Each entry of the memo is
-    checked before it is taken."""
-
-    def __init__(self, memo: Memo = NO_MEMO):
-        self.memo = memo
-
-    def question(self, question_id: str, made_of: tuple[str, ...], make: Callable[[], tuple[str, str, str]]) -> tuple[str, str, str]:
-        """(Choices field, Answer field, GUID) of a question: kept, when made of the same
-        texts (its type, answer and text), else make()."""
-        entry = self.memo.get(question_id)
-        if not (isinstance(entry, tuple) and len(entry) == 3 and entry[1] == made_of and _texts(entry[2], 3)):
-            entry = (None, made_of, make())
-        self.memo.put(question_id, entry)
-        return entry[2]
+def made_anew(question_id: str, made_of: tuple[str, ...], make: Callable[[], tuple[str, str, str]]) -> tuple[str, str, str]:
+    return make()
 
 
-def _texts(value: object, count: int) -> bool:
-    return isinstance(value, tuple) and len(value) == count and all(isinstance(item, str) for item in value)
-
-
-class Decks:
-    """Every language's package, begun in processes aside as soon as this is made, so
-    that the build goes on meanwhile (they need the records and their HTML, not the
-    graph); write() takes them. A package whose plan did not change is not made again.
-    Leaving the with block stops what write() did not take.
-
-    A build into a folder with no site yet renders every page, which takes far longer than
-    the decks: one process makes them all in turn (a process a language made such a build
-    2 % slower at 5,000 questions in two languages: each forked process copies the pages
-    of memory that it or the build writes to). A rebuild renders few pages and waits for
-    the decks (an edited file's notes carry its new time in every language): at most jobs
-    processes, each making its share of the languages' packages."""
-
-    def __init__(self, previous: Manifest, source: DeckSource, environments: Mapping[str, jinja2.Environment], jobs: int = 1):
-        self.source, self.environments = source, environments
-        languages, children = list(source.content.site.languages), max(1, jobs) if previous.files else 1
-        _name_term_language(source.content.site.term_language, languages)
-        self._shares = [languages[index::children] for index in range(min(len(languages), children))]
-        self._aside = Aside([functools.partial(self._make_each, previous, share) for share in self._shares], jobs, background=True)
-
-    def __enter__(self) -> Decks:
-        return self
-
-    def __exit__(self, *exc_info) -> None:
-        self._aside.__exit__(*exc_info)
-
-    def _plan(self, language: str, memo: NoteMemo | None = None) -> DeckPlan:
-        return plan_deck(self.source, language, self.environments[language], memo)
-
-    def _make(self, previous: Manifest, language: str) -> tuple[str, str, bytes | None]:
-        """The package's path, key and bytes (None: the previous package is the same)."""
-        with self.source.note_memo(language, f"{self.source.made_from}\0{language}\0{self.source.content.site.base_url}") as memo:
-            plan = self._plan(language, NoteMemo(memo))
-        key = plan.key
-        same = previous.inputs.get(plan.path) == key and plan.path in previous.files
-        return plan.path, key, None if same else write_package(plan)
-
-    def _make_each(self, previous: Manifest, share: list[str]) -> list[tuple[str, str, bytes | None]]:
-        return [self._make(previous, language) for language in share]
-
-    def write(self, writer: SiteWriter) -> None:
-        """The packages into the writer; one whose plan did not change is carried over unwritten."""
-        made = {
-            language: result
-            for share, results in zip(self._shares, self._aside.results(), strict=True)
-            for language, result in zip(share, results, strict=True)
-        }
-        for language in self.source.content.site.languages:
-            path, key, package = made[language]
-            if package is None and writer.reuse(path, key):
-                continue
-            writer.write(path, package if package is not None else write_package(self._plan(language)), key)
-
-
-def plan_deck(source: DeckSource, language: str, environment: jinja2.Environment, memo: NoteMemo | None = None) -> DeckPlan:
+def plan_deck(source: DeckSource, language: str, environment: jinja2.Environment, question_parts: QuestionParts = made_anew) -> DeckPlan:
     """The notes, sub-decks and note types of one language's deck: the records its site
-    edition shows (graph.build_edition); memo: what planning it last time made (NoteMemo)."""
+    edition shows (graph.build_edition); question_parts: how each question's are had."""
     content, edition = source.content, build_edition(source.content, language)
     site, title = content.site, anki_name(source.site_title(language))
     cards = environment.get_template(CARD_TEMPLATES).module
@@ -267,9 +189,8 @@ def plan_deck(source: DeckSource, language: str, environment: jinja2.Environment
             str(cards.css()),
         ),
     }
-    memo = memo if memo is not None else NoteMemo()
     glossary = f"{title}::{anki_name(str(cards.glossary()))}"
-    notes = [*question_notes(source, edition, title, environment, memo), *term_notes(source, edition, glossary)]
+    notes = [*question_notes(source, edition, title, environment, question_parts), *term_notes(source, edition, glossary)]
     decks = (title, *dict.fromkeys(note.deck for note in notes))
     path = deck_path(source.site_title(language), language)
     return DeckPlan(language, path, site.base_url, models, decks, tuple(notes), source.made_from, deck_media(source, notes), str(source.media_root))
@@ -286,22 +207,12 @@ def deck_media(source: DeckSource, notes: list[DeckNote]) -> tuple[tuple[str, st
 _SOUND = re.compile(r"\[sound:([^\]]+)\]")
 
 
-def _name_term_language(term_language: str, languages: list[str]) -> None:
-    """Look up, before the decks' processes fork, the names of the term language the decks
-    write (language_name keeps them): Babel loads a locale's data in the process that first
-    asks, and each process aside would load it again."""
-    if term_language:
-        term_field_name(term_language)
-        for language in languages:
-            language_name(term_language, language)
-
-
 def term_field_name(term_language: str) -> str:
     """The name of the field holding a term's name in the site's term_language ("Japanese name")."""
     return f"{language_name(term_language, 'en')} name" if term_language else "Other name"
 
 
-def question_notes(source: DeckSource, edition: Edition, title: str, environment: jinja2.Environment, memo: NoteMemo) -> list[DeckNote]:
+def question_notes(source: DeckSource, edition: Edition, title: str, environment: jinja2.Environment, question_parts: QuestionParts) -> list[DeckNote]:
     """A note per question, its Choices field what follows the stem on its page (choices,
     items, pairs) and its Answer field the page's answer in words, both made by the
     question type's template part (templates/questions/<type>.html)."""
@@ -335,7 +246,7 @@ def question_notes(source: DeckSource, edition: Edition, title: str, environment
                     model, fields = "typed", (stem, text_field(accept[0]), others, *about)
             else:
                 made_of = (question.type, str(question.answer), shown, *source.content_html.question_fragments(question_id, shown))
-                choices, answer, guid = memo.question(question_id, made_of, functools.partial(made, question_id, shown))
+                choices, answer, guid = question_parts(question_id, made_of, functools.partial(made, question_id, shown))
                 model, fields = "question", (stem, choices, answer, *about)
             tags = (UNTRANSLATED_TAG,) if shown != language else ()
             notes.append(DeckNote(model, deck, guid, fields, tags, source.modified(question.location.path)))

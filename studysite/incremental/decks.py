@@ -1,0 +1,110 @@
+"""The decks of a build: every language's package, made in processes aside while the build
+goes on, carried over when its plan did not change, and planned with what the last plan
+made of each question (NoteMemo)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
+
+import jinja2
+
+from studysite.languages import language_name
+from studysite.memo import NO_MEMO, Memo
+from studysite.output.write import Manifest, SiteWriter
+from studysite.study.anki import DeckSource, plan_deck, term_field_name
+from studysite.study.apkg import DeckPlan, write_package
+from studysite.workers import Aside
+
+# Opens the memo of a language's notes, kept by a header naming what made them; saved on leaving.
+NoteMemoOpener = Callable[[str, str], AbstractContextManager[Memo]]
+
+
+class NoteMemo:
+    """What the card templates and genanki made of each question the last time its deck was
+    planned: its Choices and Answer fields, by its answer and choices, and its GUID. A
+    rebuild after an edit plans every deck again (the edited file's notes carry its new
+    time); taking these back saves calling two macros and genanki's guid_for for each
+    question, some 60 ms of a 5,000-question deck's 140 ms plan. Each entry of the memo is
+    checked before it is taken."""
+
+    def __init__(self, memo: Memo = NO_MEMO):
+        self.memo = memo
+
+    def question(self, question_id: str, made_of: tuple[str, ...], make: Callable[[], tuple[str, str, str]]) -> tuple[str, str, str]:
+        """(Choices field, Answer field, GUID) of a question: kept, when made of the same
+        texts (its type, answer and text), else make()."""
+        entry = self.memo.get(question_id)
+        if not (isinstance(entry, tuple) and len(entry) == 3 and entry[1] == made_of and _texts(entry[2], 3)):
+            entry = (None, made_of, make())
+        self.memo.put(question_id, entry)
+        return entry[2]
+
+
+def _texts(value: object, count: int) -> bool:
+    return isinstance(value, tuple) and len(value) == count and all(isinstance(item, str) for item in value)
+
+
+class Decks:
+    """Every language's package, begun in processes aside as soon as this is made, so
+    that the build goes on meanwhile (they need the records and their HTML, not the
+    graph); write() takes them. A package whose plan did not change is not made again.
+    Leaving the with block stops what write() did not take.
+
+    A build into a folder with no site yet renders every page, which takes far longer than
+    the decks: one process makes them all in turn (a process a language made such a build
+    2 % slower at 5,000 questions in two languages: each forked process copies the pages
+    of memory that it or the build writes to). A rebuild renders few pages and waits for
+    the decks (an edited file's notes carry its new time in every language): at most jobs
+    processes, each making its share of the languages' packages."""
+
+    def __init__(self, previous: Manifest, source: DeckSource, environments: Mapping[str, jinja2.Environment], note_memo: NoteMemoOpener, jobs: int = 1):
+        self.source, self.environments, self.note_memo = source, environments, note_memo
+        languages, children = list(source.content.site.languages), max(1, jobs) if previous.files else 1
+        _name_term_language(source.content.site.term_language, languages)
+        self._shares = [languages[index::children] for index in range(min(len(languages), children))]
+        self._aside = Aside([functools.partial(self._make_each, previous, share) for share in self._shares], jobs, background=True)
+
+    def __enter__(self) -> Decks:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self._aside.__exit__(*exc_info)
+
+    def _plan(self, language: str, memo: NoteMemo | None = None) -> DeckPlan:
+        return plan_deck(self.source, language, self.environments[language], *([memo.question] if memo is not None else []))
+
+    def _make(self, previous: Manifest, language: str) -> tuple[str, str, bytes | None]:
+        """The package's path, key and bytes (None: the previous package is the same)."""
+        with self.note_memo(language, f"{self.source.made_from}\0{language}\0{self.source.content.site.base_url}") as memo:
+            plan = self._plan(language, NoteMemo(memo))
+        key = plan.key
+        same = previous.inputs.get(plan.path) == key and plan.path in previous.files
+        return plan.path, key, None if same else write_package(plan)
+
+    def _make_each(self, previous: Manifest, share: list[str]) -> list[tuple[str, str, bytes | None]]:
+        return [self._make(previous, language) for language in share]
+
+    def write(self, writer: SiteWriter) -> None:
+        """The packages into the writer; one whose plan did not change is carried over unwritten."""
+        made = {
+            language: result
+            for share, results in zip(self._shares, self._aside.results(), strict=True)
+            for language, result in zip(share, results, strict=True)
+        }
+        for language in self.source.content.site.languages:
+            path, key, package = made[language]
+            if package is None and writer.reuse(path, key):
+                continue
+            writer.write(path, package if package is not None else write_package(self._plan(language)), key)
+
+
+def _name_term_language(term_language: str, languages: list[str]) -> None:
+    """Look up, before the decks' processes fork, the names of the term language the decks
+    write (language_name keeps them): Babel loads a locale's data in the process that first
+    asks, and each process aside would load it again."""
+    if term_language:
+        term_field_name(term_language)
+        for language in languages:
+            language_name(term_language, language)
