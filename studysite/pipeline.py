@@ -30,6 +30,7 @@ from studysite.incremental.inputs import Inputs, file_times, read_inputs
 from studysite.incremental.kept_model import Model
 from studysite.incremental.page_keys import PageKeys, files_digest, inputs_key, pages_to_render, source_digests
 from studysite.incremental.readings import read_content_files
+from studysite.incremental.rendering import render_pages, templates_compiled_ahead
 from studysite.incremental.template_code import TemplateCodeCache
 from studysite.incremental.texts import convert_build_texts
 from studysite.output import search
@@ -43,7 +44,7 @@ from studysite.pages.links import check_page_links
 from studysite.pages.view_models import Page
 from studysite.progress import Progress
 from studysite.render import site_files
-from studysite.render.batch import SITEMAP_FILE, render_pages, templates_compiled_ahead, write_sitemaps
+from studysite.render.batch import SITEMAP_FILE, write_sitemaps
 from studysite.render.environment import make_environment
 from studysite.render.renderer import Renderer, SiteInfo
 from studysite.shipped import shipped_folder

@@ -1,4 +1,4 @@
-"""batch.py: how the pages to render are shared out among the processes."""
+"""incremental/rendering.py: how the pages to render are shared out among the processes."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from types import SimpleNamespace
 
 import pytest
 
+from studysite.incremental.rendering import _take_works, batches_of
 from studysite.pages.view_models import Page
-from studysite.render.batch import Render, _take_works, batches_of
+from studysite.render.batch import Render
 from studysite.workers import Tasks, share_out_work
 
 
@@ -82,8 +83,8 @@ def test_work_alongside_is_done_once_by_a_render_worker_or_aside_while_few_pages
     """The sitemaps and the kept model's saving: taken from the render queue when workers
     render, else done by a process aside (or here, with one job); either way once, with
     every page written and what the work wrote taken into the writer."""
+    from studysite.incremental.rendering import render_pages
     from studysite.output.write import Manifest, SiteWriter
-    from studysite.render.batch import render_pages
 
     class Echo:
         def load_templates(self, pages) -> None:

@@ -52,14 +52,10 @@ def test_the_domain_stages_never_import_the_incremental_layer():
     assert not offenders, "domain modules that import studysite.incremental: " + ", ".join(offenders)
 
 
-# Domain modules that still share their work among processes themselves (workers.py);
-# the others take a map_each or are wrapped by incremental/. This list only shrinks.
-STILL_FORKING = {"render/batch.py"}
-
-
 def test_the_domain_stages_leave_sharing_work_among_processes_to_what_wraps_them():
-    forking = {module.relative_to(PACKAGE).as_posix() for module in MODULES if unit_of(module) in DOMAIN and "workers" in imported_units(module)}
-    assert forking <= STILL_FORKING, "domain modules that fork themselves: " + ", ".join(sorted(forking - STILL_FORKING))
+    """workers.py forks; a domain stage takes a map_each or is wrapped by incremental/."""
+    forking = [module.relative_to(PACKAGE).as_posix() for module in MODULES if unit_of(module) in DOMAIN and "workers" in imported_units(module)]
+    assert not forking, "domain modules that fork themselves: " + ", ".join(forking)
 
 
 def test_no_import_cycles_between_subpackages():
