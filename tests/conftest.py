@@ -235,7 +235,7 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         super().end_headers()
 
 
-class TestBrowser:
+class Chromium:
     """The tests' Chromium: its contexts block service workers unless a test allows them
     (service_workers="allow"), so that only the offline tests pay for the worker each page
     registers and for the files it keeps."""
@@ -266,7 +266,7 @@ def browser():
                 "--no-first-run",
             ],
         )
-        yield TestBrowser(browser)
+        yield Chromium(browser)
         browser.close()
 
 

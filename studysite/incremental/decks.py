@@ -13,7 +13,7 @@ import jinja2
 from studysite.languages import language_name
 from studysite.memo import NO_MEMO, Memo
 from studysite.output.write import Manifest, SiteWriter
-from studysite.study.anki import DeckSource, plan_deck, term_field_name
+from studysite.study.anki import DeckSource, QuestionParts, made_anew, plan_deck, term_field_name
 from studysite.study.apkg import DeckPlan, write_package
 from studysite.workers import Aside
 
@@ -72,13 +72,13 @@ class Decks:
     def __exit__(self, *exc_info) -> None:
         self._aside.__exit__(*exc_info)
 
-    def _plan(self, language: str, memo: NoteMemo | None = None) -> DeckPlan:
-        return plan_deck(self.source, language, self.environments[language], *([memo.question] if memo is not None else []))
+    def _plan(self, language: str, question_parts: QuestionParts = made_anew) -> DeckPlan:
+        return plan_deck(self.source, language, self.environments[language], question_parts)
 
     def _make(self, previous: Manifest, language: str) -> tuple[str, str, bytes | None]:
         """The package's path, key and bytes (None: the previous package is the same)."""
         with self.note_memo(language, f"{self.source.made_from}\0{language}\0{self.source.content.site.base_url}") as memo:
-            plan = self._plan(language, NoteMemo(memo))
+            plan = self._plan(language, NoteMemo(memo).question)
         key = plan.key
         same = previous.inputs.get(plan.path) == key and plan.path in previous.files
         return plan.path, key, None if same else write_package(plan)
