@@ -194,6 +194,14 @@ function defaultStorage() {
   try { return window.localStorage; } catch (error) { return null; }
 }
 
+/* The newest entry goes last and stays last: it is never dated before the one kept before it,
+   which reading may just have dated "now" (a time ahead of the clock) a moment after it was given. */
+function appendInOrder(list, entry) {
+  const last = list[list.length - 1];
+  list.push(last && last.time > entry.time ? { ...entry, time: last.time } : entry);
+  if (list.length > MAX_ATTEMPTS) list.splice(0, list.length - MAX_ATTEMPTS);
+}
+
 export class Store {
   constructor(root, storage = defaultStorage()) {
     this.key = "studysite:" + root;
@@ -255,9 +263,7 @@ export class Store {
     const entry = entryOf({ ...attempt, time }, ATTEMPT);
     if (!ID.test(id) || !entry) return;
     this.update((record) => {
-      const list = record.attempts[id] || (record.attempts[id] = []);
-      list.push(entry);
-      if (list.length > MAX_ATTEMPTS) list.splice(0, list.length - MAX_ATTEMPTS);
+      appendInOrder(record.attempts[id] || (record.attempts[id] = []), entry);
     });
   }
 
@@ -266,9 +272,7 @@ export class Store {
     const entry = entryOf({ grade, time }, REVIEW);
     if (!CARD.test(card) || !entry) return;
     this.update((record) => {
-      const list = record.cards.attempts[card] || (record.cards.attempts[card] = []);
-      list.push(entry);
-      if (list.length > MAX_ATTEMPTS) list.splice(0, list.length - MAX_ATTEMPTS);
+      appendInOrder(record.cards.attempts[card] || (record.cards.attempts[card] = []), entry);
     });
   }
 

@@ -279,9 +279,11 @@ test("an answer dated after now is taken as now and its question planned again",
   const text = JSON.stringify({ format: FORMAT, version: 2, attempts: { q: [{ choice: 0, correct: true, time: ahead }], r: [{ choice: 0, correct: true, time: T0 }] },
     schedule: { q: { due: ahead + 3 * DAY, count: 1 }, r: { due: T0 + 3 * DAY, count: 1 } }, places: { t: { order: ["q"], position: 0, missed: [], time: ahead } } });
   const store = new Store("/s/", new FakeStorage({ [KEY]: text }));
-  store.addAttempt("q", { choice: 1, correct: false });
+  // Given a moment before reading dates the answer ahead "now": the clock can tick in between.
+  store.addAttempt("q", { choice: 1, correct: false }, now - 1);
   const record = store.record();
   assert.deepEqual(record.attempts.q.map((a) => a.correct), [true, false], "the new answer is the last one");
+  assert.equal(record.attempts.q[1].time, record.attempts.q[0].time, "dated as the one before it, not before it");
   assert.ok(record.attempts.q.every((a) => a.time <= Date.now()));
   assert.equal(stateOf(record, "q"), "wrong");
   assert.deepEqual(unscheduled(record), ["q"], "planned again from the answers as they now are");
