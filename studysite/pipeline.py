@@ -29,8 +29,10 @@ from studysite.incremental.decks import Decks
 from studysite.incremental.inputs import Inputs, file_times, read_inputs
 from studysite.incremental.kept_model import Model
 from studysite.incremental.page_keys import PageKeys, files_digest, inputs_key, pages_to_render, source_digests
+from studysite.incremental.page_sources import PageSources
 from studysite.incremental.readings import read_content_files
-from studysite.incremental.rendering import render_pages, templates_compiled_ahead
+from studysite.incremental.rendering import render_pages, templates_compiled_ahead, work_group
+from studysite.incremental.replanning import pages_again
 from studysite.incremental.template_code import TemplateCodeCache
 from studysite.incremental.texts import convert_build_texts
 from studysite.output import search
@@ -105,6 +107,7 @@ class LoadedSite:
     catalogs: Mapping[str, content_po.ContentCatalog]  # the content.po of each site language but the default
     supplied: frozenset[tuple[str, str, str]]  # (kind, id, language) of what content.po translates
     views: ViewBuilder  # what planned the pages, and makes their view models
+    shown: PageSources  # what each page shows
     planned_anew: frozenset[int] | None = None  # the positions of the pages planned anew from a kept model's (kept_model.py); None: all were
 
 
@@ -227,12 +230,13 @@ def read_model(options: Options, report: Report, cache: BuildCache | None = None
 
 def plan_pages(read: ReadSite, report: Report) -> LoadedSite:
     """Phase one's end: every page planned, and their paths checked unique."""
-    views = ViewBuilder(read.content, read.content_html, read.graph, read.statuses)
-    pages, anew = views.pages_again(read.model.pages, read.model.edited) if read.model.pages else (views.pages(), None)
+    views, shown = ViewBuilder(read.content, read.content_html, read.graph, read.statuses), PageSources(read.content, read.graph)
+    pages, anew = pages_again(views, read.model.pages, read.model.edited, shown.of) if read.model.pages else (views.pages(), None)
     check_unique_paths(pages, report)
     report.raise_if_errors()
     check_page_links(read.content, read.content_html, pages, report)
-    return LoadedSite(read.content, read.content_html, read.graph, pages, report, read.statuses, read.model.catalogs, read.model.supplied, views, anew)
+    model = read.model
+    return LoadedSite(read.content, read.content_html, read.graph, pages, report, read.statuses, model.catalogs, model.supplied, views, shown, anew)
 
 
 def check_unique_paths(pages: list[Page], report: Report) -> None:
@@ -240,7 +244,7 @@ def check_unique_paths(pages: list[Page], report: Report) -> None:
     for page in pages:
         path = urls.file_for(page.path)
         if path in seen:
-            report.error(Location(page.sources[0] if page.sources else path), "url.collision", f"two pages would be written to '{path}'")
+            report.error(Location(path), "url.collision", f"two pages would be written to '{path}'")
         seen[path] = page
 
 
@@ -291,17 +295,17 @@ def work_out_page_keys(model: Model, loaded: LoadedSite, renderer: Renderer, pre
     page will be rendered (templates_compiled_ahead)."""
     with Aside(templates_compiled_ahead(renderer, loaded.pages, previous), jobs) as compiling:
         media = sorted(loaded.content_html.published_media())  # their names change with their bytes: a page shows the new name
-        page_keys = record_page_keys(model, inputs_key(renderer.made_from, (renderer.site, loaded.content.site, media)), loaded.pages)
+        page_keys = record_page_keys(model, inputs_key(renderer.made_from, (renderer.site, loaded.content.site, media)), loaded)
         compiling.results()
     return page_keys
 
 
-def record_page_keys(model: Model, inputs: str, pages: list[Page]) -> PageKeys:
+def record_page_keys(model: Model, inputs: str, loaded: LoadedSite) -> PageKeys:
     """The page keys, with every record page's worked out: those of a kept model's pages
     that show no edit are taken from it, when its inputs were these."""
     known = model.keys if model.keys_inputs == inputs else {}
-    keys = PageKeys(inputs, model.sources, known, model.edited)
-    return PageKeys(inputs, model.sources, keys.of_record_pages(pages))
+    keys = PageKeys(inputs, model.sources, loaded.shown.of, known, model.edited)
+    return PageKeys(inputs, model.sources, loaded.shown.of, keys.of_record_pages(loaded.pages))
 
 
 class EarlyStart:
@@ -357,7 +361,8 @@ def write_site(
     sitemaps = [] if decks is None else [functools.partial(write_sitemaps, renderer=renderer, pages=loaded.pages)]
     todo = pages_to_render(loaded.pages, page_keys, writer.reuse)
     alongside = [*sitemaps, lambda _writer: keep()]  # keep() writes nothing of the site
-    render_pages(writer, renderer, todo, len(loaded.pages) - len(todo), options.processes, progress.show, alongside)
+    group_of = functools.partial(work_group, content)
+    render_pages(writer, renderer, todo, len(loaded.pages) - len(todo), options.processes, group_of, progress.show, alongside)
     progress.clear()
     for path, data in assets.values():
         writer.write(path, data)

@@ -7,6 +7,7 @@ from studysite.content.html import convert_texts
 from studysite.content.load import load_documents
 from studysite.content.validate import validate_content
 from studysite.diagnostics import Report
+from studysite.incremental.page_sources import PageSources, keyed_by_sources
 from studysite.pipeline import Options, load
 
 
@@ -139,7 +140,10 @@ def test_pages_name_every_record_they_show(tmp_path):
     content_dir = write_files(tmp_path / "content", minimal_files(**{"questions/q2.yaml": question("Een GPU?")}))
     loaded = load(Options(content_dir=content_dir), Report())
     pages = {p.path: p for p in loaded.pages}
-    assert set(pages["nl/questions/q2/"].sources) == {"questions/q2", "topics/basics", "glossary/gpu", "questions/gpu-role", "terms:nl"}
-    assert set(pages["nl/glossary/gpu/"].sources) == {"glossary/gpu", "questions/q2", "questions/gpu-role", "topics/basics", "terms:nl", "glossary:nl"}
-    assert pages["nl/questions/q2/"].reads_only_sources and not pages["nl/"].reads_only_sources
-    assert set(pages["nl/"].sources) == {"topics/basics"}
+    shown = PageSources(loaded.content, loaded.graph).of
+    assert set(shown(pages["nl/questions/q2/"])) == {"questions/q2", "topics/basics", "glossary/gpu", "questions/gpu-role", "terms:nl"}
+    assert set(shown(pages["nl/glossary/gpu/"])) == {"glossary/gpu", "questions/q2", "questions/gpu-role", "topics/basics", "terms:nl", "glossary:nl"}
+    assert keyed_by_sources(pages["nl/questions/q2/"]) and not keyed_by_sources(pages["nl/"])
+    assert set(shown(pages["nl/"])) == {"topics/basics"}
+    assert shown(pages["nl/practice/basics/"])[:3] == ("topics/basics", "questions/gpu-role", "questions/q2")
+    assert shown(pages["nl/search/"]) == ()

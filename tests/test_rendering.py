@@ -2,31 +2,37 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from types import SimpleNamespace
 
 import pytest
 
-from studysite.incremental.rendering import _take_works, batches_of
+from studysite.incremental.rendering import _take_works, batches_of, work_group
 from studysite.pages.view_models import Page
 from studysite.render.batch import Render
 from studysite.workers import Tasks, share_out_work
 
 
 def todo(count: int) -> list[Render]:
-    """Pages of which two in three belong to one of seven work groups."""
-    return [Render(Page(f"nl/p{n}/", "question.html", "nl", "", lambda: None, work_group=f"nl/t{n % 7}" if n % 3 else ""), "", None) for n in range(count)]
+    return [Render(Page(f"nl/p{n}/", "question.html", "nl", "", lambda: None, record=f"p{n}"), "", None) for n in range(count)]
+
+
+def group_of(page: Page) -> str:
+    """Two pages in three belong to one of seven work groups."""
+    n = int(page.record[1:])
+    return f"nl/t{n % 7}" if n % 3 else ""
 
 
 def test_batches_hold_every_page_once_each_work_group_whole_and_the_largest_come_first():
-    batches = batches_of(todo(500))
+    batches = batches_of(todo(500), group_of)
     paths = [item.page.path for batch in batches for item in batch]
     assert sorted(paths) == sorted(item.page.path for item in todo(500))
     assert [len(b) for b in batches] == sorted((len(b) for b in batches), reverse=True)
-    for group in {item.page.work_group for item in todo(500)} - {""}:
-        assert sum(any(item.page.work_group == group for item in batch) for batch in batches) == 1
-    assert max(len(batch) for batch in batches_of(todo(500)) if not batch[0].page.work_group) <= 16  # pages of no group: small batches
+    for group in {group_of(item.page) for item in todo(500)} - {""}:
+        assert sum(any(group_of(item.page) == group for item in batch) for batch in batches) == 1
+    assert max(len(batch) for batch in batches if not group_of(batch[0].page)) <= 16  # pages of no group: small batches
 
 
 def test_a_language_s_term_pages_are_rendered_by_one_process_and_a_topic_s_questions_with_its_practice_page():
@@ -39,12 +45,13 @@ def test_a_language_s_term_pages_are_rendered_by_one_process_and_a_topic_s_quest
     from studysite import pipeline
     from studysite.diagnostics import Report
 
-    pages = pipeline.load(pipeline.Options(content_dir=STUDY_CONTENT, search=False), Report()).pages
-    batches = batches_of([Render(page, "", None) for page in pages])
+    loaded = pipeline.load(pipeline.Options(content_dir=STUDY_CONTENT, search=False), Report())
+    pages, group_of = loaded.pages, functools.partial(work_group, loaded.content)
+    batches = batches_of([Render(page, "", None) for page in pages], group_of)
 
-    def batches_holding(language: str, template: str = "", work_group: str = "") -> int:
+    def batches_holding(language: str, template: str = "", group: str = "") -> int:
         def chosen(page) -> bool:
-            return page.language == language and (page.template == template if template else page.work_group == work_group)
+            return page.language == language and (page.template == template if template else group_of(page) == group)
 
         return sum(any(chosen(item.page) for item in batch) for batch in batches)
 
@@ -52,8 +59,8 @@ def test_a_language_s_term_pages_are_rendered_by_one_process_and_a_topic_s_quest
         assert batches_holding(language, template="term.html") == 1
         topics = {page.record for page in pages if page.template == "practice.html" and page.language == language}
         for topic in topics:
-            assert batches_holding(language, work_group=f"{language}/{topic}") == 1
-        assert {page.template for page in pages if page.work_group == f"{language}/{min(topics)}"} == {"question.html", "practice.html", "topic.html"}
+            assert batches_holding(language, group=f"{language}/{topic}") == 1
+        assert {page.template for page in pages if group_of(page) == f"{language}/{min(topics)}"} == {"question.html", "practice.html", "topic.html"}
 
 
 def test_a_worker_that_fails_takes_what_is_left_so_the_others_stop_soon():
@@ -106,7 +113,7 @@ def test_work_alongside_is_done_once_by_a_render_worker_or_aside_while_few_pages
         log.write_text("")
         pages = [Page(f"nl/p{n}/", "question.html", "nl", "", lambda: None) for n in range(count)]
         with SiteWriter(tmp_path / f"site-{count}-{jobs}", Manifest()) as writer:
-            render_pages(writer, Echo(), [Render(page) for page in pages], 0, jobs, alongside=[write_sitemap, save])
+            render_pages(writer, Echo(), [Render(page) for page in pages], 0, jobs, lambda page: "", alongside=[write_sitemap, save])
             assert len(writer.written) == count + 1 and "sitemap.xml" in writer.written
             assert (writer.temp_dir / "sitemap.xml").read_bytes() == b"<urlset/>"
         assert len(log.read_text().split()) == 1

@@ -58,6 +58,41 @@ def test_the_domain_stages_leave_sharing_work_among_processes_to_what_wraps_them
     assert not forking, "domain modules that fork themselves: " + ", ".join(forking)
 
 
+# What lets a build skip or share work, by the names it had in the domain stages: a page's
+# sources and work group (incremental/page_sources.py, rendering.py), plans made again after
+# an edit (incremental/replanning.py), the texts' conversion cut short (incremental/texts.py),
+# the decks' memo (incremental/decks.py), serve's file replacer (serve/file_replacer.py).
+MACHINERY = {
+    "sources",
+    "reads_only_sources",
+    "work_group",
+    "with_edits",
+    "pages_again",
+    "misses_allowed",
+    "MissLimited",
+    "TooManyMisses",
+    "NoteMemo",
+    "FileReplacer",
+}
+
+
+def machinery_defined(module: Path) -> list[str]:
+    """The functions, classes and fields (annotated names) a module defines by MACHINERY's names."""
+    found = []
+    for node in ast.walk(parsed(module)):
+        name = node.target.id if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) else getattr(node, "name", None)
+        if isinstance(node, ast.FunctionDef | ast.ClassDef | ast.AnnAssign) and name in MACHINERY:
+            found.append(f"line {node.lineno}: {name}")
+    return found
+
+
+def test_the_domain_stages_plan_every_build_as_if_it_were_cold():
+    """No domain stage says what a page's key is made from, which pages share a process, what
+    to plan again after an edit or when to stop converting: what wraps the stages does."""
+    found = [f"{module.relative_to(PACKAGE).as_posix()} {where}" for module in MODULES if unit_of(module) in DOMAIN for where in machinery_defined(module)]
+    assert not found, "speed machinery in the domain stages: " + "; ".join(found)
+
+
 def test_no_import_cycles_between_subpackages():
     graph = unit_graph()
     cycles = []
@@ -191,3 +226,6 @@ def test_the_structure_checks_can_fail(tmp_path):
     sample.write_text("import jinja2\nfrom markupsafe import _escape_inner\nx = jinja2.runtime.Macro._func\nfrom studysite.incremental import cache\n")
     assert len(private_names(sample)) == 2
     assert imported_units(sample) == {"incremental"}
+    planted = tmp_path / "view_models.py"
+    planted.write_text("class Page:\n    path: str\n    work_group: str = ''\n\n    def with_edits(self):\n        pass\n")
+    assert machinery_defined(planted) == ["line 3: work_group", "line 5: with_edits"]

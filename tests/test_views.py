@@ -10,6 +10,7 @@ from conftest import STUDY_CONTENT
 
 from studysite import pipeline
 from studysite.diagnostics import Report
+from studysite.incremental.page_sources import keyed_by_sources
 from studysite.pages import term_page, view_models
 from studysite.text.markup import plain_text
 
@@ -71,7 +72,7 @@ def test_no_view_field_hides_a_variable_every_page_has(sample):
 def test_the_record_pages_share_their_versions_and_keys(sample):
     for page in sample.pages:
         if page.template in ("question.html", "topic.html", "term.html", "comparison.html"):
-            assert page.reads_only_sources and page.sources and page.description, page.path
+            assert keyed_by_sources(page) and sample.shown.of(page)[0].endswith(f"/{page.record}") and page.description, page.path
             assert page.alternates[page.language] == page.path
             assert all(path.replace(f"{lang}/", f"{page.language}/", 1) == page.path for lang, path in page.alternates.items())
 

@@ -28,7 +28,6 @@ import dataclasses
 import enum
 import hashlib
 import importlib
-import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -139,17 +138,14 @@ def keep(content_dir: Path, settings: str, inputs: Inputs, model: Model, pages: 
     from (in a process aside: the temporary file of one stopped before its end is removed
     by the next). A model taken from a base with a few files edited since is kept as its
     edits; any other as a new base. planned_anew: the positions of the pages planned anew
-    from the model's own (ViewBuilder.pages_again); each other page is the model's, as it was."""
+    from the model's own (replanning.pages_again); each other page is the model's, as it was."""
     path, edits = model_path(content_dir), edits_path(content_dir)
     remove_temporary_files(path)
     remove_temporary_files(edits)
     records, others = fingerprint(content_dir, inputs)
     made_from = MadeFrom(settings, others, records)
-    planned = tuple(  # each source's name interned, so pickled once: the pages name the same sources many times over
-        dataclasses.replace(page, context=None, sources=tuple(map(sys.intern, page.sources)))
-        if planned_anew is None or index in planned_anew
-        else model.pages[index]
-        for index, page in enumerate(pages)
+    planned = tuple(
+        dataclasses.replace(page, context=None) if planned_anew is None or index in planned_anew else model.pages[index] for index, page in enumerate(pages)
     )
     base = model.base
     if base is not None and len(base.files) <= QUICK_FILES and len(planned) == len(base.pages):

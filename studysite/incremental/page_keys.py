@@ -1,10 +1,11 @@
 """Keys: what each page is made from, as a digest; an equal key means an equal page.
 
 A rebuild renders only the pages whose key changed. The key of a record page (question,
-practice, topic, term, comparison) is made from its sources alone: the records it shows
-and the names its text is linked by, so an edit re-renders the pages that show what was
-edited without making any other page's view model; so is the review page, from its
-questions' titles. Every other page (home, glossary, status...) is keyed by its whole view model.
+practice, topic, term, comparison) is made from its sources alone (page_sources.py): the
+records it shows and the names its text is linked by, so an edit re-renders the pages that
+show what was edited without making any other page's view model; so is the review page, from
+its questions' titles. Every other page (home, glossary, status...) is keyed by its whole
+view model.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from studysite import urls
 from studysite.content.graph import Graph
 from studysite.content.records import KINDS, Content, Record
 from studysite.fileio import files_below, read_bytes
+from studysite.incremental.page_sources import keyed_by_sources
 from studysite.pages.view_models import Page, View
 from studysite.render.batch import Render
 
@@ -93,25 +95,28 @@ def source_digest(value: object) -> str:
 class PageKeys:
     inputs: str
     sources: Mapping[str, str]
+    shows: Callable[[Page], tuple[str, ...]]  # a page's sources (page_sources.PageSources.of)
     known: Mapping[str, str] = field(default_factory=dict)  # path -> key of record pages worked out before, with these inputs
     edited: frozenset[str] = frozenset()  # sources edited since then: a record page that names one is keyed anew
 
     def of(self, page: Page, context: View | None) -> str:
         """The page's key: from its sources when it is keyed by them, else from context."""
-        if page.reads_only_sources and page.path in self.known and self.edited.isdisjoint(page.sources):
+        keyed = keyed_by_sources(page)
+        shown = self.shows(page) if keyed else ()
+        if keyed and page.path in self.known and self.edited.isdisjoint(shown):
             return self.known[page.path]
         versions = (sorted(page.alternates.items()), sorted(page.fallbacks), page.x_default)
         described = (page.path, page.template, page.language, page.title, page.description, versions, page.in_sitemap)
-        if page.reads_only_sources:  # each source's name, then each one's digest (or "-"): joined, not repr'd, for speed
+        if keyed:  # each source's name, then each one's digest (or "-"): joined, not repr'd, for speed
             get = self.sources.get
-            made_of = "\0".join(page.sources) + "\1" + "".join([get(source) or "-" for source in page.sources])
+            made_of = "\0".join(shown) + "\1" + "".join([get(source) or "-" for source in shown])
         else:
             made_of = repr(context)
         return hashlib.sha256(f"{self.inputs}{described!r}{made_of}".encode()).hexdigest()
 
     def of_record_pages(self, pages: list[Page]) -> dict[str, str]:
         """path -> key of every page keyed by its sources (a record page)."""
-        return {page.path: self.of(page, None) for page in pages if page.reads_only_sources}
+        return {page.path: self.of(page, None) for page in pages if keyed_by_sources(page)}
 
 
 def pages_to_render(pages: list[Page], keys: PageKeys, reuse: Callable[[str, str], bool]) -> list[Render]:
@@ -119,7 +124,7 @@ def pages_to_render(pages: list[Page], keys: PageKeys, reuse: Callable[[str, str
     made from it); reuse(path, key) carries each other one over (the writer's)."""
     todo = []
     for page in pages:
-        context = None if page.reads_only_sources else page.context()
+        context = None if keyed_by_sources(page) else page.context()
         path, key = urls.file_for(page.path), keys.of(page, context)
         if not reuse(path, key):
             todo.append(Render(page, key, context))

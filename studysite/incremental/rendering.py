@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 
+from studysite.content.records import Content
 from studysite.output.write import Manifest, SiteWriter
 from studysite.pages.view_models import Page
 from studysite.render.batch import Render, render_here
@@ -21,6 +22,7 @@ def render_pages(
     todo: list[Render],
     carried: int,
     jobs: int,
+    group_of: Callable[[Page], str],
     progress: Callable[[int], None] | None = None,
     alongside: Sequence[Callable[[SiteWriter], None]] = (),
 ) -> None:
@@ -28,7 +30,7 @@ def render_pages(
     over as they were), and do the other work alongside: each is given the writer, for
     the files it writes (the sitemaps) or none (the kept model saved). With jobs > 1 and
     many pages to render, forked workers and this process take that work and batches of
-    pages in turn, each as it is free (a fork for the work alone would copy every page of
+    pages (each work group whole: group_of, work_group's) in turn, each as it is free (a fork for the work alone would copy every page of
     memory that it or the build touches: at 5,000 questions, 40,000 pages while saving the
     model); with few, the pages are rendered here while a process aside takes the work.
 
@@ -38,7 +40,7 @@ def render_pages(
         _render_alone(writer, renderer, todo, alongside, progress, carried, jobs)
         return
     renderer.load_templates(item.page for item in todo)
-    works = [*alongside, *(functools.partial(render_here, renderer=renderer, todo=batch) for batch in batches_of(todo))]
+    works = [*alongside, *(functools.partial(render_here, renderer=renderer, todo=batch) for batch in batches_of(todo, group_of))]
     tasks = Tasks(len(works))
     workers = [functools.partial(_take_works, writer, works, tasks) for _ in range(jobs - 1)]
     mine = functools.partial(_take_works, writer, works, tasks, progress, carried, jobs)  # the workers keep about the same pace
@@ -81,16 +83,29 @@ def _render_alone(
 BATCH = 16  # pages of no work group taken at once: few enough to even out the processes' ends
 
 
-def batches_of(todo: list[Render]) -> list[list[Render]]:
-    """The pages in batches for the workers to take, each work group (a topic's questions
-    and practice page, which show the same linked text; a language's term pages, which
-    read the same questions' sentences) whole in one batch, the largest batches first, so
-    that the last ones taken are small."""
+def work_group(content: Content, page: Page) -> str:
+    """The name of the pages that share work, made once by the process that renders them
+    all: a topic's page, its questions' and its practice page (the worksheet and practice
+    show the questions' linked text as their pages do); a language's term pages (which read
+    the same questions' sentences). Empty for a page of no group."""
+    if page.template in ("topic.html", "practice.html"):
+        return f"{page.language}/{page.record}"
+    if page.template == "question.html":
+        return f"{page.language}/{content.questions[page.record].topic}"
+    if page.template == "term.html":
+        return f"{page.language}:glossary"  # no topic's group: ids hold no colon
+    return ""
+
+
+def batches_of(todo: list[Render], group_of: Callable[[Page], str]) -> list[list[Render]]:
+    """The pages in batches for the workers to take, each work group (group_of) whole in one
+    batch, the largest batches first, so that the last ones taken are small."""
     groups: dict[str, list[Render]] = {}
     alone: list[Render] = []
     for item in todo:
-        if item.page.work_group:
-            groups.setdefault(item.page.work_group, []).append(item)
+        group = group_of(item.page)
+        if group:
+            groups.setdefault(group, []).append(item)
         else:
             alone.append(item)
     batches = [*groups.values(), *(alone[start : start + BATCH] for start in range(0, len(alone), BATCH))]

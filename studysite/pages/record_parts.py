@@ -1,13 +1,8 @@
 """Record parts: what many pages show of a record, made once per build and shared by the
 page builders (builder.py, site_pages.py, term_page.py): the link to a record's page, a
-question as its page shows it (its terms linked), a question's stem as plain text. A
-builder of the content after an edit (with_edits) keeps what this one made but for the
-edited records."""
+question as its page shows it (its terms linked), a question's stem as plain text."""
 
 from __future__ import annotations
-
-from collections.abc import Collection, Iterable, Mapping
-from dataclasses import replace
 
 from markupsafe import Markup
 
@@ -43,17 +38,6 @@ class RecordParts:
         self._sorted_terms: dict[str, list[tuple[str, Link]]] = {}
         self._linked_bodies: dict[tuple[str, str], QuestionBody] = {}  # (question id, page language): question_body
         self._plain_stems: dict[tuple[str, str], str] = {}
-
-    def with_edits(self, content: Content, content_html: ContentHtml, edited: Mapping[str, Collection[str]], by_question: list[tuple[str, str]]) -> RecordParts:
-        """The parts of the content after an edit that kept the graph as it was, with what
-        this one made but for the edited records (ids by kind; by_question: the edited
-        questions' keys, with each language its text may be in)."""
-        parts = RecordParts(content, content_html, replace(self.graph, mentions=without(self.graph.mentions, by_question)))
-        parts._links = without(self._links, [(kind, record_id) for kind, ids in edited.items() for record_id in ids])
-        parts._sorted_terms = {} if edited.get("glossary") else self._sorted_terms
-        parts._linked_bodies = without(self._linked_bodies, by_question)
-        parts._plain_stems = without(self._plain_stems, by_question)
-        return parts
 
     def linked(self, fragments: tuple[str, ...], text_lang: str, skip: str = "", mentions: tuple[Mention, ...] | None = None) -> tuple[Markup, ...]:
         """Text fragments, read in order, with the first mention of each term linked;
@@ -157,15 +141,6 @@ class RecordParts:
         if key not in self._plain_stems:
             self._plain_stems[key] = plain_text(self.content_html.questions[key].question)
         return self._plain_stems[key]
-
-
-def without(cache: Mapping, keys: Iterable) -> dict:
-    """A copy of a cache of every record's, without these keys (an edit's few): copied whole
-    and then each taken out, not filtered entry by entry."""
-    kept = dict(cache)
-    for key in keys:
-        kept.pop(key, None)
-    return kept
 
 
 def question_body(

@@ -90,8 +90,7 @@ class SitePages:
             for t in lg.edition.topics
         )
         view = HomeView(topics, Markup(self.content_html.site.get(language, "")), len(lg.edition.terms), self._comparison_links(lg))
-        sources = (*(f"topics/{t}" for t in lg.edition.topics), *(f"comparisons/{c}" for c in lg.edition.comparisons))
-        return Page(urls.home(language), "home.html", language, self.site_title(language), _ready(view), self._every_language(urls.home), sources)
+        return Page(urls.home(language), "home.html", language, self.site_title(language), _ready(view), self._every_language(urls.home))
 
     def glossary(self, lg: LanguageGraph) -> Page:
         language = lg.edition.language
@@ -107,7 +106,6 @@ class SitePages:
             "",
             _ready(GlossaryView({letter: tuple(entries) for letter, entries in groups.items()}, self._comparison_links(lg))),
             self._every_language(urls.glossary),
-            (*(f"glossary/{t}" for t in lg.edition.terms), *(f"comparisons/{c}" for c in lg.edition.comparisons)),
         )
 
     def _comparison_links(self, lg: LanguageGraph) -> tuple[Link, ...]:
@@ -126,16 +124,13 @@ class SitePages:
             cards.append(Flashcard(term_id, link, definition, foreign))
         named = term_language if any(card.foreign_name for card in cards) else ""
         view = FlashcardsView(tuple(cards), named, language_name(named, language) if named else "")
-        sources = (*(f"glossary/{t}" for t in lg.edition.terms), f"glossary:{language}")
-        return Page(urls.flashcards(language), "flashcards.html", language, "", _ready(view), self._every_language(urls.flashcards), sources)
+        return Page(urls.flashcards(language), "flashcards.html", language, "", _ready(view), self._every_language(urls.flashcards))
 
     def exam(self, lg: LanguageGraph) -> Page:
         """The mock exam: topics to choose, each question's title, page and topic for the
-        browser, which fetches the questions it draws. Keyed by its view model (which
-        question is in which topic is no source's); its sources say which edits show on it."""
+        browser, which fetches the questions it draws."""
         language = lg.edition.language
-        sources = (f"titles:{language}", *(f"topics/{t}" for t in lg.edition.topics))
-        return Page(urls.exam(language), "exam.html", language, "", partial(self._exam_view, lg), self._every_language(urls.exam), sources)
+        return Page(urls.exam(language), "exam.html", language, "", partial(self._exam_view, lg), self._every_language(urls.exam))
 
     def _exam_view(self, lg: LanguageGraph) -> ExamView:
         language = lg.edition.language
@@ -158,20 +153,9 @@ class SitePages:
 
     def review(self, lg: LanguageGraph) -> Page:
         """The student's own page: progress, mistakes and questions due, filled in by the
-        browser. It lists every question's title: keyed by them (keys.title_digests), its
-        view model is made only when one changed."""
+        browser, which is told every question's title and page."""
         language = lg.edition.language
-        sources = (f"titles:{language}",)
-        return Page(
-            urls.review(language),
-            "review.html",
-            language,
-            "",
-            partial(self._review_view, lg),
-            self._every_language(urls.review),
-            sources,
-            reads_only_sources=True,
-        )
+        return Page(urls.review(language), "review.html", language, "", partial(self._review_view, lg), self._every_language(urls.review))
 
     def _review_view(self, lg: LanguageGraph) -> ReviewView:
         questions = {}

@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from studysite.content.graph import LanguageGraph
 from studysite.languages import language_name
-from studysite.pages.record_parts import RecordParts, without
+from studysite.pages.record_parts import RecordParts
 from studysite.pages.view_models import Link, QuestionBody, TermUsage, TermView, Text
 from studysite.text.markup import excerpt, plain_text
 
@@ -121,13 +121,6 @@ class TermPages:
         self.site = parts.site
         self._plain_questions: dict[tuple[str, str], PlainQuestion] = {}
         self._cut_links: dict[tuple[str, str], Link] = {}  # (question id, page language)
-
-    def with_edits(self, parts: RecordParts, by_question: list[tuple[str, str]]) -> TermPages:
-        """These term pages over the parts after an edit, with what they made but for the edited questions."""
-        pages = TermPages(parts)
-        pages._plain_questions = without(self._plain_questions, by_question)
-        pages._cut_links = without(self._cut_links, by_question)
-        return pages
 
     def view(self, lg: LanguageGraph, term_id: str) -> TermView:
         """The seed's parts in order: definition, name in term_language, where it appears (topics

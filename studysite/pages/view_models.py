@@ -36,7 +36,7 @@ class View:
 
 @dataclass(frozen=True)
 class Page:
-    """A page to render: where it goes, with which template, from which records."""
+    """A page to render: where it goes, with which template, showing which record."""
 
     path: str
     template: str
@@ -44,14 +44,11 @@ class Page:
     title: str
     context: Callable[[], View]  # built when the page is rendered, to keep memory flat
     alternates: Mapping[str, str] = field(default_factory=dict)  # language -> path
-    sources: tuple[str, ...] = ()  # "kind/id" of every record whose text it shows, and the names that link it (incremental/page_keys.py)
     in_sitemap: bool = True
     x_default: str | None = None  # the x-default alternate; the default language's version if None
     description: str = ""  # the meta description: the record's own text, else the site's description
     fallbacks: frozenset[str] = frozenset()  # languages whose version shows another language's text
-    reads_only_sources: bool = False  # its view model reads nothing but its sources and the site
-    work_group: str = ""  # pages that share work (a topic's questions and its practice page; a language's term pages) are rendered by one process
-    record: str = ""  # a record page's record (a practice page's topic): the id it is planned again by
+    record: str = ""  # a record page's record (a practice page's topic)
 
 
 @dataclass(frozen=True)

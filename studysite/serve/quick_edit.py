@@ -3,7 +3,7 @@
 Most edits change the text of records and nothing that shapes the site: the same records
 in the same files, with the same ids, topics, order, term lists, term names and languages,
 the same terms found in their text, and no new problem. Every page then keeps its sources
-(incremental/page_keys.py), so such an edit is applied to the model of the previous build record by record:
+(incremental/page_sources.py), so such an edit is applied to the model of the previous build record by record:
 the edited files are read again, their text converted, and only the pages whose sources
 include an edited record are rendered again (the records' own pages first), with the keys
 a full build would give them. Any other edit gets a full build. A full build also follows
@@ -21,6 +21,9 @@ from studysite import urls
 from studysite.diagnostics import Report
 from studysite.incremental.kept_model import Edited, read_again, with_texts_again
 from studysite.incremental.page_keys import PageKeys, digests_after_edit, pages_to_render
+from studysite.incremental.page_sources import PageSources
+from studysite.incremental.replanning import graph_after_edit
+from studysite.pages.builder import ViewBuilder
 from studysite.pages.view_models import Page
 from studysite.pipeline import BuiltSite
 from studysite.render.batch import render_page
@@ -34,7 +37,7 @@ class LiveSite:
         self.built = built
         self.pages_by_source: dict[str, list[Page]] = {}
         for page in built.loaded.pages:
-            for source in page.sources:
+            for source in built.loaded.shown.of(page):
                 self.pages_by_source.setdefault(source, []).append(page)
         self.records_by_file = built.loaded.content.records_by_file()
         self.pending: set[str] = set()  # the files replaced since the build (write.PENDING)
@@ -78,12 +81,15 @@ class LiveSite:
         if content_html.published_media().keys() != loaded.content_html.published_media().keys():
             return None  # a build publishes the media files the pages now show
         sources = digests_after_edit(loaded.content, content, loaded.graph, [(item.kind, item.record) for item in edited], built.keys.sources)
-        keys = dataclasses.replace(built.keys, sources={**built.keys.sources, **sources}, known={})
-        views = loaded.views.with_edits(content, content_html, changes)
+        questions = changes.get("questions", ())
+        languages = {*content.site.languages, *(language for q in questions for language in loaded.content.questions[q].texts)}
+        graph = graph_after_edit(loaded.graph, questions, languages)
+        views, shown = ViewBuilder(content, content_html, graph, loaded.statuses), PageSources(content, graph)
+        keys = dataclasses.replace(built.keys, sources={**built.keys.sources, **sources}, shows=shown.of, known={})
         writer = FileReplacer(built.options.out_dir, built.files, built.inputs, self.pending)
         for page in self._pages_showing(sources):  # each written at once: the first is the one being looked at
             self._render(views.page_again(page), keys, writer)
-        loaded = dataclasses.replace(loaded, content=content, content_html=content_html, views=views)
+        loaded = dataclasses.replace(loaded, content=content, content_html=content_html, graph=graph, views=views, shown=shown)
         self.built = dataclasses.replace(built, loaded=loaded, keys=keys, files=writer.files, inputs=writer.inputs)
         return writer.written
 
@@ -97,7 +103,8 @@ class LiveSite:
         """The pages that show an edited record (their sources say so): the records' own
         pages first; the pages that list many records (practice, review...) last."""
         pages = {id(page): page for source in sources for page in self.pages_by_source.get(source, ())}
-        return sorted(pages.values(), key=lambda page: (page.sources[0] not in sources, not page.record or page.template == "practice.html"))
+        first = self.built.loaded.shown.of
+        return sorted(pages.values(), key=lambda page: (first(page)[0] not in sources, not page.record or page.template == "practice.html"))
 
 
 def _relative(path: Path, content_dir: Path) -> str | None:
