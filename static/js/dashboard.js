@@ -40,9 +40,10 @@ function lastPlace(places) {
 }
 
 function show(body, record, format) {
-  const goal = goalOn(record, dayKey(Date.now()));
+  const day = dayKey(Date.now()); // one reading: the goal and the count are of the same day at midnight
+  const goal = goalOn(record, day);
   const days = answersByDay(record.attempts);
-  const today = days[dayKey(Date.now())] || 0;
+  const today = days[day] || 0;
   body.querySelector("[data-today]").textContent = fill(body.dataset.todayText, { done: format(today), goal: format(goal) });
   body.querySelector("[data-streak]").textContent = format(streak(days, (day) => goalOn(record, day)));
   const progress = body.querySelector("[data-goal-progress]");

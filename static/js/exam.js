@@ -259,9 +259,10 @@ export function start(context) {
 
   // An exam left running: each one whose time ran out is handed in; the last one still on resumes.
   const open = store.record().exams.filter((kept) => kept.ended === undefined);
-  const late = open.filter((kept) => endOf(kept) <= Date.now());
+  const now = Date.now(); // one reading: an exam ending between two would be neither handed in nor resumed
+  const late = open.filter((kept) => endOf(kept) <= now);
   late.forEach((kept) => { exam = kept; handIn(endOf(kept), true); });
-  const current = open.find((kept) => endOf(kept) > Date.now());
+  const current = open.find((kept) => endOf(kept) > now);
   if (current) running(current);
   else if (!late.length) { showOnly(setup); showHistory(); }
   root.hidden = false;
