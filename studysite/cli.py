@@ -15,7 +15,9 @@ from studysite.fileio import write_whole
 from studysite.i18n import catalogs
 from studysite.i18n.status import format_status
 from studysite.incremental.cache import cache_folder, cache_lock_file, open_cache
+from studysite.incremental.early_start import make_renderer
 from studysite.interrupts import Interrupts
+from studysite.output.assets import collect_assets
 from studysite.output.lock import BuildBusy, build_lock
 from studysite.output.search import SearchIndexError, SearchToolError
 from studysite.output.write import OutputError
@@ -226,7 +228,7 @@ def run_check(args) -> int:
     report = Report(strict=args.strict)
     options = _options(args)
     loaded = pipeline.load(options, report)
-    pipeline.make_renderer(options, loaded.content, report, pipeline.collect_assets(options.layered("static"), report))  # reads the UI catalogs
+    make_renderer(options, loaded.content, report, collect_assets(options.layered("static"), report))  # reads the UI catalogs
     report.raise_if_errors()
     print_report(report, sys.stderr)
     print(f"Checked {plural(len(loaded.pages), 'page')}: {report.summary()}.")

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import os
 import time
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
-from pathlib import Path
 
 from studysite import urls
 from studysite.content.graph import Graph, build_graph
@@ -21,79 +19,35 @@ from studysite.content.validate import content_of
 from studysite.diagnostics import Location, Report
 from studysite.i18n import content_po
 from studysite.i18n.status import TranslationStatus, record_blocks, report_interface_gaps
-from studysite.i18n.ui_catalogs import check_catalogs, load_layered_translations
+from studysite.i18n.ui_catalogs import check_catalogs
 from studysite.incremental import kept_model
-from studysite.incremental.cache import BuildCache, code_stamp, memo_of, open_cache, remember_build, status_memos, template_code_folders, unchanged_build
-from studysite.incremental.cache import note_memo as note_memo_of
+from studysite.incremental.cache import BuildCache, memo_of, open_cache, remember_build, status_memos, unchanged_build
 from studysite.incremental.decks import Decks
-from studysite.incremental.inputs import Inputs, file_times, read_inputs
+from studysite.incremental.early_start import EarlyStart
+from studysite.incremental.inputs import Inputs, read_inputs
 from studysite.incremental.kept_model import Model
-from studysite.incremental.page_keys import PageKeys, files_digest, inputs_key, pages_to_render, source_digests
+from studysite.incremental.page_keys import PageKeys, inputs_key, pages_to_render, source_digests
 from studysite.incremental.page_sources import PageSources
+from studysite.incremental.preview import keep_made_after_the_pages
 from studysite.incremental.readings import read_content_files
 from studysite.incremental.rendering import render_pages, templates_compiled_ahead, work_group
 from studysite.incremental.replanning import pages_again
-from studysite.incremental.template_code import TemplateCodeCache
 from studysite.incremental.texts import convert_build_texts
+from studysite.options import Options, build_settings
 from studysite.output import search
 from studysite.output.assets import collect_assets
 from studysite.output.commit import check_spare
-from studysite.output.theme import site_look, theme_assets
 from studysite.output.write import Manifest, SiteWriter, check_output_folder
-from studysite.pages import record_parts
 from studysite.pages.builder import ViewBuilder
 from studysite.pages.links import check_page_links
 from studysite.pages.view_models import Page
 from studysite.progress import Progress
 from studysite.render import site_files
-from studysite.render.batch import SITEMAP_FILE, write_sitemaps
-from studysite.render.environment import make_environment
-from studysite.render.renderer import Renderer, SiteInfo
-from studysite.shipped import shipped_folder
-from studysite.study import anki
+from studysite.render.batch import write_sitemaps
+from studysite.render.renderer import Renderer
 from studysite.workers import Aside, CollectorSpared, map_in_forks
 
-
-@dataclass(frozen=True)
-class Options:
-    content_dir: Path = Path("content")
-    out_dir: Path = Path("site")
-    base_url: str = ""
-    strict: bool = False
-    search: bool = True
-    jobs: int = 0  # 0: as many as the CPUs this process may use
-    live_reload: bool = False
-    preview: bool = False  # serve's quick rebuild: pages only; decks, search index and sitemaps are kept as they were
-
-    @property
-    def processes(self) -> int:
-        """How many processes the build shares its work among: --jobs, or the CPUs it may use."""
-        return self.jobs or available_cpus()
-
-    @property
-    def site_root(self) -> Path:
-        """The folder holding the site's content/ and, optionally, its own templates/, static/, locales/."""
-        return self.content_dir.resolve().parent
-
-    @property
-    def source_folders(self) -> list[Path]:
-        """Every folder a build reads: the content and the layered resources."""
-        return [self.content_dir, *(folder for name in ("templates", "static", "locales") for folder in self.layered(name))]
-
-    @property
-    def protected_folders(self) -> list[Path]:
-        """The folders no output may overlap: those a build reads, and the site's resource
-        folders not made yet (an output there would be read as one once made)."""
-        return [*self.source_folders, *(self.site_root / name for name in ("templates", "static", "locales"))]
-
-    def layered(self, name: str) -> list[Path]:
-        """A resource folder of the site, then Studysite's own: the first that has a file wins."""
-        folders = [self.site_root / name, shipped_folder(name)]
-        unique = []
-        for folder in folders:
-            if folder.is_dir() and folder.resolve() not in [f.resolve() for f in unique]:
-                unique.append(folder)
-        return unique
+__all__ = ["Options", "build", "load"]  # Options (options.py) with what it is given to
 
 
 @dataclass(frozen=True)
@@ -142,13 +96,6 @@ class Superseded(Exception):
 # Called with what a build made, around its commit: it may raise Superseded (serve holds
 # its output lock there and checks that no edit came since the build began).
 CommitGuard = Callable[[BuiltSite], AbstractContextManager]
-
-
-def available_cpus() -> int:
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 @dataclass(frozen=True)
@@ -211,7 +158,7 @@ def read_model(options: Options, report: Report, cache: BuildCache | None = None
     listed = inputs.listed.get(options.content_dir) if inputs is not None else None
     site, readings = read_content_files(options.content_dir, report, base_url, cache, listed, jobs)
     if site is not None:  # the UI catalogs' mistakes told with the content's
-        check_catalogs(locale_folders(options), site.languages, report)
+        check_catalogs(options.locale_folders, site.languages, report)
     po_catalogs = content_po.read_content_catalogs(options.site_root / "locales", report)
     supplied = frozenset(content_po.supplied(po_catalogs))
     content = content_of(site, readings, report, supplied)
@@ -291,55 +238,13 @@ def _build(options: Options, cache: BuildCache | None, guard: CommitGuard | None
 
 
 def work_out_page_keys(model: Model, loaded: LoadedSite, renderer: Renderer, previous: Manifest, jobs: int) -> PageKeys:
-    """The page keys (record_page_keys), while the templates are compiled aside when every
+    """The page keys (kept_model.page_keys), while the templates are compiled aside when every
     page will be rendered (templates_compiled_ahead)."""
     with Aside(templates_compiled_ahead(renderer, loaded.pages, previous), jobs) as compiling:
         media = sorted(loaded.content_html.published_media())  # their names change with their bytes: a page shows the new name
-        page_keys = record_page_keys(model, inputs_key(renderer.made_from, (renderer.site, loaded.content.site, media)), loaded)
+        page_keys = kept_model.page_keys(model, inputs_key(renderer.made_from, (renderer.site, loaded.content.site, media)), loaded.pages, loaded.shown.of)
         compiling.results()
     return page_keys
-
-
-def record_page_keys(model: Model, inputs: str, loaded: LoadedSite) -> PageKeys:
-    """The page keys, with every record page's worked out: those of a kept model's pages
-    that show no edit are taken from it, when its inputs were these."""
-    known = model.keys if model.keys_inputs == inputs else {}
-    keys = PageKeys(inputs, model.sources, loaded.shown.of, known, model.edited)
-    return PageKeys(inputs, model.sources, loaded.shown.of, keys.of_record_pages(loaded.pages))
-
-
-class EarlyStart:
-    """What a build begins as soon as the records' texts are converted (begin, told by
-    read_site): the renderer, and the decks in processes aside (none for a preview, which
-    keeps the previous ones), made while the graph and the pages are. Leaving the with
-    block stops the decks that were not taken."""
-
-    def __init__(self, options: Options, previous: Manifest, report: Report, assets: dict, seen: Mapping[str, list], stamp: str):
-        self.options, self.previous, self.report, self.assets, self.seen, self.stamp = options, previous, report, assets, seen, stamp
-        self._renderer: Renderer | None = None
-        self.decks: Decks | None = None
-
-    def __enter__(self) -> EarlyStart:
-        return self
-
-    def __exit__(self, *exc_info) -> None:
-        if self.decks is not None:
-            self.decks.__exit__(*exc_info)
-
-    def begin(self, content: Content, content_html: ContentHtml) -> None:
-        self.assets = {**self.assets, **theme_assets(content.site.theme, content_html.theme, self.options.content_dir)}
-        self._renderer = make_renderer(self.options, content, self.report, self.assets, self.stamp, content_html)
-        if not self.options.preview:
-            content_dir, made_from = self.options.content_dir, f"{self.stamp}\0{self._renderer.made_from}"
-            note_memo = functools.partial(note_memo_of, content_dir)
-            question_body = functools.partial(record_parts.question_body, content, content_html)
-            source = anki.DeckSource(content, content_html, file_times(content_dir, self.seen), question_body, made_from, content_dir)
-            self.decks = Decks(self.previous, source, self._renderer.environments, note_memo, self.options.processes)
-
-    @property
-    def renderer(self) -> Renderer:
-        assert self._renderer is not None, "begun by read_site"
-        return self._renderer
 
 
 def write_site(
@@ -379,57 +284,3 @@ def write_site(
     site_files.write_offline_files(writer, loaded.content_html, loaded.graph, renderer)  # its page lists name the search index's files
 
 
-def made_after_the_pages(path: str) -> bool:
-    """Whether a site file is one a preview keeps as it was: a deck, a search index file or
-    a sitemap (each takes long to make and is not part of any page)."""
-    return path.endswith(anki.DECK_SUFFIX) or path.startswith(urls.SEARCH_INDEX_FOLDER + "/") or bool(SITEMAP_FILE.fullmatch(path))
-
-
-def keep_made_after_the_pages(writer: SiteWriter, previous: Manifest) -> None:
-    """The previous build's decks, search index and sitemaps, carried over as they are (a
-    preview); an index whose pages changed is marked behind, so the next build remakes it."""
-    behind = search.languages_to_index(writer, previous)
-    for path in previous.files:
-        if path.startswith(urls.SEARCH_INDEX_FOLDER + "/"):
-            writer.carry_over(path, search.INDEX_BEHIND if path.split("/")[1] in behind else "")
-        elif made_after_the_pages(path):
-            writer.carry_over(path)
-
-
-def build_settings(options: Options) -> str:
-    """The options that change a build's output, and SOURCE_DATE_EPOCH (the decks' note times)."""
-    settings = (str(options.content_dir.resolve()), options.base_url, options.strict, options.search, options.live_reload, options.preview)
-    return repr((*settings, os.environ.get("SOURCE_DATE_EPOCH", "")))
-
-
-def make_renderer(options: Options, content: Content, report: Report, assets: dict, stamp: str | None = None, content_html: ContentHtml | None = None) -> Renderer:
-    """Every site language's Jinja environment; stamp: the code's (incremental/cache.py's
-    code_stamp); content_html: the texts' HTML, with the theme's files (none: Studysite's look)."""
-    template_dirs = options.layered("templates")
-    resources = [folder for name in ("templates", "locales") for folder in options.layered(name)]
-    made_from = files_digest(stamp or code_stamp(), resources)
-    code_caches = template_code_folders({lang: f"{lang}-{made_from[:24]}" for lang in content.site.languages})
-    environments = {}
-    for language in content.site.languages:
-        translations = load_site_translations(options, language, report)
-        environments[language] = make_environment(
-            template_dirs, translations, language, TemplateCodeCache(code_caches[language]) if language in code_caches else None
-        )
-    titles = {lang: text.title for lang, text in content.site.texts.items()}
-    short_titles = {lang: text.short_title for lang, text in content.site.texts.items() if text.short_title}
-    assets_paths = {name: path for name, (path, _) in assets.items()}
-    look = site_look(content.site.theme, content_html.theme if content_html is not None else {}, assets_paths)
-    info = SiteInfo(content.site.base_url, content.site.languages, titles, assets_paths, options.live_reload, short_titles, look)
-    return Renderer(environments, info, made_from)
-
-
-def load_site_translations(options: Options, language: str, report: Report):
-    """The site's own catalog of the language over Studysite's shipped one, message by message."""
-    return load_layered_translations(locale_folders(options), language, report)
-
-
-def locale_folders(options: Options) -> list[Path]:
-    """The locales/ folders of the UI catalogs: the site's own (where `i18n init` writes,
-    and a missing catalog is reported, whether or not it exists yet), then Studysite's."""
-    own = options.site_root / "locales"
-    return [own, *(folder for folder in options.layered("locales") if folder.resolve() != own.resolve())]

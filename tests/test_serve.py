@@ -317,7 +317,7 @@ def test_a_static_file_that_vanishes_while_listed_is_skipped(tmp_path, monkeypat
         return original(path, *args, **kwargs)
 
     monkeypatch.setattr(assets_module, "read_bytes", vanish)
-    assets = pipeline.collect_assets(pipeline.Options(content_dir=site_root / "content").layered("static"))
+    assets = assets_module.collect_assets(pipeline.Options(content_dir=site_root / "content").layered("static"))
     assert ".#style.css" not in assets and "site.js" in assets
 
 

@@ -9,6 +9,8 @@ from conftest import run_cli
 
 from studysite import pipeline
 from studysite.diagnostics import Report
+from studysite.incremental.early_start import make_renderer
+from studysite.output.assets import collect_assets
 from studysite.render.renderer import SITEMAP_MAX_BYTES, SITEMAP_MAX_URLS, Renderer
 
 NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
@@ -20,7 +22,7 @@ def site(make_content):
     options = pipeline.Options(content_dir=make_content(), base_url=BASE)
     report = Report()
     loaded = pipeline.load(options, report)
-    renderer = pipeline.make_renderer(options, loaded.content, report, pipeline.collect_assets(options.layered("static")))
+    renderer = make_renderer(options, loaded.content, report, collect_assets(options.layered("static")))
     return renderer, loaded.pages
 
 

@@ -10,7 +10,9 @@ from conftest import STUDY_CONTENT
 
 from studysite import pipeline
 from studysite.diagnostics import Report
+from studysite.incremental.early_start import make_renderer
 from studysite.incremental.page_sources import keyed_by_sources
+from studysite.output.assets import collect_assets
 from studysite.pages import term_page, view_models
 from studysite.text.markup import plain_text
 
@@ -63,7 +65,7 @@ def test_no_view_field_hides_a_variable_every_page_has(sample):
     """The template gets the page's variables and the view's fields side by side: a field
     named like a page variable (home, page, lang...) would make every such page fail."""
     options = pipeline.Options(content_dir=STUDY_CONTENT)
-    renderer = pipeline.make_renderer(options, sample.content, Report(), pipeline.collect_assets(options.layered("static")))
+    renderer = make_renderer(options, sample.content, Report(), collect_assets(options.layered("static")))
     page_variables = set(renderer.page_context(sample.pages[0]))
     for view_type in TEMPLATE_VIEWS.values():
         assert not {field.name for field in dataclasses.fields(view_type)} & page_variables, view_type.__name__

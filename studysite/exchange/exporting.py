@@ -26,7 +26,7 @@ from studysite.fileio import shown_path, write_whole
 from studysite.i18n import content_po
 from studysite.i18n.ui_catalogs import load_layered_translations
 from studysite.incremental.readings import read_content_files
-from studysite.pipeline import Options
+from studysite.options import Options
 from studysite.text.markup import MarkdownConverter
 
 WRITERS = {"moodle": moodle.write_moodle, "gift": gift.write_gift, "qti": qti.write_qti}

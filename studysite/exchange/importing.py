@@ -32,7 +32,7 @@ from studysite.exchange.moodle import PLUGINFILE
 from studysite.exchange.yaml_layout import Lines, record_text, updated_text
 from studysite.fileio import read_bytes, shown_path, write_whole
 from studysite.incremental.readings import read_content_files
-from studysite.pipeline import available_cpus
+from studysite.options import available_cpus
 from studysite.workers import map_in_forks
 
 FORMATS = ("csv", "gift", "moodle")

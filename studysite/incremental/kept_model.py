@@ -28,7 +28,7 @@ import dataclasses
 import enum
 import hashlib
 import importlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from studysite.content.fields import kind_in_folder, placement
@@ -123,6 +123,14 @@ class ModelEdits:
     keys: Mapping[str, str]  # the record pages' keys that differ from the base's, or all of them
     keys_whole: bool
     keys_inputs: str
+
+
+def page_keys(model: Model, inputs: str, pages: list[Page], shows: Callable[[Page], tuple[str, ...]]) -> PageKeys:
+    """The page keys, with every record page's worked out: those of a kept model's pages
+    that show no edit are taken from it, when its inputs were these."""
+    known = model.keys if model.keys_inputs == inputs else {}
+    keys = PageKeys(inputs, model.sources, shows, known, model.edited)
+    return PageKeys(inputs, model.sources, shows, keys.of_record_pages(pages))
 
 
 def model_path(content_dir: Path) -> Path:

@@ -28,6 +28,7 @@ from studysite import pipeline, urls
 from studysite.diagnostics import ContentError, Report, built_summary, plural, print_failure, print_report
 from studysite.failures import as_environment_error, crash_report, internal_error_message
 from studysite.incremental.cache import BuildCache, cache_folder, cache_lock_file, open_cache
+from studysite.incremental.preview import made_after_the_pages
 from studysite.output.lock import BuildBusy, build_lock
 from studysite.output.search import SearchIndexError, SearchToolError
 from studysite.output.write import MARKER, OutputError, check_destination
@@ -108,7 +109,7 @@ class Rebuilds:
 
     def before_serving(self, path: str) -> None:
         """Bring the decks, search index and sitemaps up to date before one of their files is served."""
-        if not self.behind or not pipeline.made_after_the_pages(path.lstrip("/")):
+        if not self.behind or not made_after_the_pages(path.lstrip("/")):
             return
         with self.catching_up:  # one request builds; those waiting for it find it done
             for _attempt in range(3):  # an edit may come while it builds
