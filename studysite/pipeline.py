@@ -1,5 +1,7 @@
 """The build in two phases: load() reads and checks everything and plans every page;
-build() renders the pages and writes them. A failed first phase writes nothing."""
+build() renders the pages and writes them. A failed first phase writes nothing. What lets a
+build skip work, share it among processes or begin it early comes from incremental/ and
+wraps the stages called here."""
 
 from __future__ import annotations
 
@@ -46,8 +48,6 @@ from studysite.render import site_files
 from studysite.render.batch import write_sitemaps
 from studysite.render.renderer import Renderer
 from studysite.workers import Aside, CollectorSpared, map_in_forks
-
-__all__ = ["Options", "build", "load"]  # Options (options.py) with what it is given to
 
 
 @dataclass(frozen=True)
