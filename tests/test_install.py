@@ -4,10 +4,12 @@ environment, builds a site from a folder that has nothing to do with the checkou
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 import sysconfig
+from importlib import metadata
 from pathlib import Path
 
 import pytest
@@ -46,6 +48,26 @@ def fresh_environment(folder: Path, wheel: Path) -> Path:
     site_packages = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], capture_output=True, text=True, check=True).stdout.strip())
     (site_packages / "borrowed-dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
     return folder / "bin"
+
+
+def locked_versions(lock: str) -> dict[str, str]:
+    """name -> version of each requirement of a pip requirements file with hashes."""
+    return dict(line.split(" ")[0].split(";")[0].split("==") for line in lock.splitlines() if "==" in line and not line.startswith(("#", " ")))
+
+
+def test_the_installed_package_ships_the_lock_of_the_versions_this_suite_runs_with(tmp_path):
+    """A site's workflow installs Studysite with --no-deps, then `python -m studysite.locked`'s
+    file with --require-hashes: the wheel carries it, and it names every dependency a build
+    needs at the version installed here (from uv.lock), the one the whole suite ran with."""
+    wheel = build_wheel(copy_of_the_repository(tmp_path / "source"), tmp_path / "dist")
+    python = fresh_environment(tmp_path / "venv", wheel) / "python"
+    lock = subprocess.run([str(python), "-m", "studysite.locked"], cwd=tmp_path, capture_output=True, text=True, check=True).stdout.strip()
+    assert lock.startswith(str(tmp_path / "venv")), "the lock the installed package ships, not the checkout's"
+    versions = locked_versions(Path(lock).read_text(encoding="utf-8"))
+    assert {"jinja2", "markdown", "pyyaml", "babel", "pagefind"} <= versions.keys()
+    assert versions == {name: metadata.version(name) for name in versions}, "the lock and this test environment agree"
+    requirements = metadata.requires("studysite")
+    assert {re.split(r"[<>=\[ ;]", r)[0].lower().replace("_", "-") for r in requirements if "extra ==" not in r} <= versions.keys()
 
 
 @pytest.mark.slow

@@ -70,14 +70,29 @@ def test_a_lock_without_uv_is_refused():
         locked_uv.locked_wheels('version = 1\n\n[[package]]\nname = "jinja2"\nversion = "3.1.6"\n')
 
 
+def exported_lock(*selection: str) -> str:
+    """uv.lock as pip's requirements with their hashes, without uv's header."""
+    uv = Path(sys.executable).with_name("uv")
+    command = [str(uv), "export", "--frozen", "--no-emit-project", *selection, "--format", "requirements-txt", "--no-header", "--quiet"]
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True).stdout
+
+
 def test_requirements_txt_holds_the_locked_versions_with_their_hashes():
     """requirements.txt (for pip: --require-hashes) is uv.lock exported; scripts/lock keeps them in step."""
-    uv = Path(sys.executable).with_name("uv")
-    command = [str(uv), "export", "--frozen", "--no-emit-project", "--all-extras", "--format", "requirements-txt", "--no-header", "--quiet"]
-    exported = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True).stdout
     committed = (ROOT / "requirements.txt").read_text(encoding="utf-8")
-    assert committed.split("\n", 2)[2] == exported, "requirements.txt lags behind uv.lock: run bash scripts/lock"  # less uv's header
+    assert committed.split("\n", 2)[2] == exported_lock("--all-extras"), "requirements.txt lags behind uv.lock: run bash scripts/lock"  # less uv's header
     assert "jinja2==" in committed and "--hash=sha256:" in committed
+
+
+def test_the_package_ships_the_locked_versions_a_build_needs():
+    """studysite/requirements.lock, which a site's workflow installs (studysite/locked.py),
+    is uv.lock exported without the test tools; scripts/lock keeps it in step."""
+    from studysite.locked import LOCKED_REQUIREMENTS
+
+    shipped = LOCKED_REQUIREMENTS.read_text(encoding="utf-8")
+    assert shipped.split("\n", 2)[2] == exported_lock("--no-dev"), "studysite/requirements.lock lags behind uv.lock: run bash scripts/lock"
+    assert "jinja2==" in shipped and "--hash=sha256:" in shipped
+    assert "pytest==" not in shipped and "uv==" not in shipped
 
 
 def test_the_build_backend_of_the_editable_install_is_pinned_too():

@@ -55,11 +55,20 @@ def studysite_of_this_checkout(folder: Path) -> Path:
     return folder
 
 
+# The workflow's install: the pinned Studysite alone, then its dependencies at the versions its
+# tests ran with, from the lock the installed package ships (tests/test_install.py installs so)
+WORKFLOW_INSTALL = [
+    'python -m pip install --no-deps "$STUDYSITE"',
+    'python -m pip install --require-hashes -r "$(python -m studysite.locked)"',
+    "python -m pip check",
+]
+
+
 def installing_this_checkout(script: str) -> str:
     """The workflow's pinned install, replaced: studysite_of_this_checkout() made the command."""
     if '"$STUDYSITE"' not in script:
         return script
-    assert script.strip() == 'python -m pip install "$STUDYSITE"'
+    assert [line.strip() for line in script.strip().splitlines()] == WORKFLOW_INSTALL
     return "command -v studysite"
 
 
