@@ -5,7 +5,7 @@ cold; this decides which of its plans to take again."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection
 from dataclasses import replace
 from functools import partial
 
@@ -38,12 +38,8 @@ def _view_again(views: ViewBuilder, page: Page) -> View:
     return views.page_again(page).context()
 
 
-def graph_after_edit(graph: Graph, questions: Iterable[str], languages: Collection[str]) -> Graph:
+def graph_after_edit(graph: Graph, questions: Collection[str]) -> Graph:
     """The graph of a site after an edit that kept it as it was but for the edited questions'
-    texts, whose terms are found anew when their pages are planned (a copy of where the terms
-    are named, without theirs)."""
-    mentions = dict(graph.mentions)
-    for question_id in questions:
-        for language in languages:
-            mentions.pop((question_id, language), None)
-    return replace(graph, mentions=mentions)
+    texts, whose terms are found anew when their pages are planned (where the terms are
+    named, but in those texts)."""
+    return replace(graph, mentions={key: found for key, found in graph.mentions.items() if key[0] not in questions})

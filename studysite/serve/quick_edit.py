@@ -81,9 +81,7 @@ class LiveSite:
         if content_html.published_media().keys() != loaded.content_html.published_media().keys():
             return None  # a build publishes the media files the pages now show
         sources = digests_after_edit(loaded.content, content, loaded.graph, [(item.kind, item.record) for item in edited], built.keys.sources)
-        questions = changes.get("questions", ())
-        languages = {*content.site.languages, *(language for q in questions for language in loaded.content.questions[q].texts)}
-        graph = graph_after_edit(loaded.graph, questions, languages)
+        graph = graph_after_edit(loaded.graph, frozenset(changes.get("questions", ())))
         views, shown = ViewBuilder(content, content_html, graph, loaded.statuses), PageSources(content, graph)
         keys = dataclasses.replace(built.keys, sources={**built.keys.sources, **sources}, shows=shown.of, known={})
         writer = FileReplacer(built.options.out_dir, built.files, built.inputs, self.pending)
