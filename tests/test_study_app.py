@@ -292,10 +292,22 @@ def test_the_dashboard_counts_today_keeps_the_goal_and_the_streak(phone, site_ur
 # -- keyboard ----------------------------------------------------------------------------
 
 
+# keys.js (main.js loads it on the first key) and the module of the question in view's type
+# (question.js loads it on demand): keys.js acts on a key once both are there
+KEYS_CAN_ACT = """async () => {
+  const main = document.querySelector('script[type="module"][src*="/main.js"]');
+  const question = [...document.querySelectorAll('.question[data-question]')].find((q) => !q.closest('[hidden]'));
+  const modules = ['keys.js', ...(question ? [`questions/${question.dataset.type}.js`] : [])];
+  await Promise.all(modules.map((name) => import(new URL(name, main.src).href).catch(() => {})));
+}"""
+
+
 def press(page, key: str):
-    """A key, and the moment keys.js (loaded on the first key) takes to act on it."""
+    """A key, then what keys.js did with it: the modules it waits for are awaited too, then
+    the next frame (by which it has acted)."""
     page.keyboard.press(key)
-    page.evaluate("() => new Promise((done) => setTimeout(done, 50))")
+    page.evaluate(KEYS_CAN_ACT)
+    next_frame(page)
 
 
 def test_keys_work_after_their_script_once_failed_to_load(phone):
