@@ -5,7 +5,6 @@ wraps the stages called here."""
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import time
 from collections.abc import Callable, Mapping
@@ -13,7 +12,7 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 
 from studysite import urls
-from studysite.content.graph import Graph, build_graph
+from studysite.content.graph import Graph
 from studysite.content.html import ContentHtml
 from studysite.content.media import media_bytes
 from studysite.content.records import Content
@@ -23,23 +22,22 @@ from studysite.i18n import content_po
 from studysite.i18n.status import TranslationStatus, record_blocks, report_interface_gaps
 from studysite.i18n.ui_catalogs import check_catalogs
 from studysite.incremental import kept_model
+from studysite.incremental.alongside import Alongside
 from studysite.incremental.cache import BuildCache, memo_of, open_cache, remember_build, status_memos, unchanged_build
 from studysite.incremental.decks import Decks
-from studysite.incremental.early_start import EarlyStart
 from studysite.incremental.inputs import Inputs, read_inputs
 from studysite.incremental.kept_model import Model
-from studysite.incremental.page_keys import PageKeys, inputs_key, pages_to_render, source_digests
+from studysite.incremental.page_keys import PageKeys, pages_to_render, source_digests
 from studysite.incremental.page_sources import PageSources
 from studysite.incremental.preview import keep_made_after_the_pages
 from studysite.incremental.readings import read_content_files
-from studysite.incremental.rendering import render_pages, templates_compiled_ahead, work_group
+from studysite.incremental.rendering import render_pages, work_group
 from studysite.incremental.replanning import pages_again
-from studysite.incremental.texts import convert_build_texts
+from studysite.incremental.texts import build_graph_in_forks, convert_build_texts
 from studysite.options import Options, build_settings
 from studysite.output import search
 from studysite.output.assets import collect_assets
-from studysite.output.commit import check_spare
-from studysite.output.write import Manifest, SiteWriter, check_output_folder
+from studysite.output.write import SiteWriter, check_output_folder
 from studysite.pages.builder import ViewBuilder
 from studysite.pages.links import check_page_links
 from studysite.pages.view_models import Page
@@ -47,7 +45,6 @@ from studysite.progress import Progress
 from studysite.render import site_files
 from studysite.render.batch import write_sitemaps
 from studysite.render.renderer import Renderer
-from studysite.workers import Aside, CollectorSpared, map_in_forks
 
 
 @dataclass(frozen=True)
@@ -170,7 +167,7 @@ def read_model(options: Options, report: Report, cache: BuildCache | None = None
     content_html = convert_build_texts(content, report, memo_of(cache, "markdown"), jobs)
     if texts_ready is not None:
         texts_ready(content, content_html)
-    graph = build_graph(content, content_html, memo_of(cache, "found"), functools.partial(map_in_forks, jobs=jobs))
+    graph = build_graph_in_forks(content, content_html, memo_of(cache, "found"), jobs)
     blocks, sources = record_blocks(readings, content), source_digests(content, graph)
     return Model(content, content_html, graph, blocks, coverage, catalogs, supplied, tuple(report.diagnostics), sources)
 
@@ -197,54 +194,39 @@ def check_unique_paths(pages: list[Page], report: Report) -> None:
 
 def build(options: Options, cache: BuildCache | None = None, guard: CommitGuard | None = None) -> BuildResult:
     """Both phases; the output changes only when the whole build succeeded. A build whose
-    inputs and output are as the cache saw them after the previous build does nothing."""
+    inputs and output are as the cache saw them after the previous build does nothing.
+    What is done beside the stages to end sooner comes from incremental/alongside.py."""
     started = time.perf_counter()
-    with CollectorSpared() as collector:
-        return _build(options, cache, guard, started, collector)
-
-
-def _build(options: Options, cache: BuildCache | None, guard: CommitGuard | None, started: float, collector: CollectorSpared) -> BuildResult:
     cache = cache if cache is not None else open_cache(options.content_dir)
-    inputs = read_inputs(options.source_folders, build_settings(options), cache.stamp, cache.signatures)
-    cache.signatures = inputs.signatures
-    unchanged = unchanged_build(cache, options.out_dir, inputs.digest)
-    if unchanged is not None:
-        return BuildResult(unchanged["pages"], 0, unchanged["languages"], time.perf_counter() - started, unchanged["report"])
-    previous = check_output_folder(options.out_dir, options.protected_folders)
-    report = Report(strict=options.strict)
-    assets = collect_assets(options.layered("static"), report)
-    with contextlib.ExitStack() as aside:  # work begun in processes aside, stopped when the build fails
-        early = aside.enter_context(EarlyStart(options, previous, report, assets, inputs.signatures, cache.stamp))
-        spare = aside.enter_context(Aside([functools.partial(check_spare, options.out_dir, previous.records, previous)], options.processes))  # needed at the commit
-        read = read_site(options, report, cache, inputs, early.begin)
+    with Alongside(options, cache) as alongside:
+        inputs = read_inputs(options.source_folders, build_settings(options), cache.stamp, cache.signatures)
+        cache.signatures = inputs.signatures
+        unchanged = unchanged_build(cache, options.out_dir, inputs.digest)
+        if unchanged is not None:
+            return BuildResult(unchanged["pages"], 0, unchanged["languages"], time.perf_counter() - started, unchanged["report"])
+        previous = check_output_folder(options.out_dir, options.protected_folders)
+        report = Report(strict=options.strict)
+        alongside.start(previous, report, collect_assets(options.layered("static"), report), inputs)
+        read = read_site(options, report, cache, inputs, alongside.texts_ready)
         report.raise_if_errors()
         read.statuses.all()  # for the status pages: worked out once, before render workers fork (and kept in the cache)
-        saving = aside.enter_context(Aside([cache.save], options.processes, background=True))  # while the pages are planned
+        alongside.model_read()
         loaded = plan_pages(read, report)
-        collector.model_made()
-        page_keys = work_out_page_keys(read.model, loaded, early.renderer, previous, options.processes)
+        alongside.pages_planned()
+        media = sorted(loaded.content_html.published_media())  # their names change with their bytes: a page shows the new name
+        page_keys = alongside.page_keys(read.model, loaded.pages, loaded.shown, media, previous)
         keep = functools.partial(
             kept_model.keep, options.content_dir, model_settings(options, cache), inputs, read.model, loaded.pages, page_keys, loaded.planned_anew
         )
-        with SiteWriter(options.out_dir, previous, in_place=True, spare=spare.results()[0]) as writer:
-            write_site(writer, options, loaded, early.renderer, page_keys, early.assets, started, early.decks, keep)
-            built = BuiltSite(options, loaded, early.renderer, page_keys, dict(writer.written), dict(writer.inputs))
+        with SiteWriter(options.out_dir, previous, in_place=True, spare=alongside.spare()) as writer:
+            write_site(writer, options, loaded, alongside.renderer, page_keys, alongside.assets, started, alongside.decks, keep)
+            built = BuiltSite(options, loaded, alongside.renderer, page_keys, dict(writer.written), dict(writer.inputs))
             with guard(built) if guard is not None else nullcontext():
                 writer.commit()
             remember_build(cache, options.out_dir, inputs.digest, len(loaded.pages), len(loaded.content.site.languages), report)
-        saving.results()
+        alongside.cache_saved()
     changed = frozenset(path for path in {*writer.written, *previous.files} if writer.written.get(path) != previous.files.get(path))
     return BuildResult(len(loaded.pages), writer.changed, len(loaded.content.site.languages), time.perf_counter() - started, report, built, changed)
-
-
-def work_out_page_keys(model: Model, loaded: LoadedSite, renderer: Renderer, previous: Manifest, jobs: int) -> PageKeys:
-    """The page keys (kept_model.page_keys), while the templates are compiled aside when every
-    page will be rendered (templates_compiled_ahead)."""
-    with Aside(templates_compiled_ahead(renderer, loaded.pages, previous), jobs) as compiling:
-        media = sorted(loaded.content_html.published_media())  # their names change with their bytes: a page shows the new name
-        page_keys = kept_model.page_keys(model, inputs_key(renderer.made_from, (renderer.site, loaded.content.site, media)), loaded.pages, loaded.shown.of)
-        compiling.results()
-    return page_keys
 
 
 def write_site(
@@ -282,5 +264,3 @@ def write_site(
     if options.search and not options.preview:
         search.index_site(writer, options.out_dir, previous, content.site.languages, options.processes)
     site_files.write_offline_files(writer, loaded.content_html, loaded.graph, renderer)  # its page lists name the search index's files
-
-

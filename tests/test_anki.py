@@ -258,10 +258,10 @@ def test_a_notes_time_is_its_record_files_modification_time_in_whole_seconds(tmp
 def test_the_decks_are_begun_before_the_graph_is_made(monkeypatch, tmp_path: Path):
     """They need the records and their HTML alone: made aside while the terms are found
     and the pages planned, not after."""
-    from studysite import pipeline
+    from studysite.incremental import texts
     from studysite.incremental.decks import Decks
 
-    events, make_decks, make_graph = [], Decks.__init__, pipeline.build_graph
+    events, make_decks, make_graph = [], Decks.__init__, texts.build_graph
 
     def decks_begun(self, *args, **kwargs):
         events.append("decks")
@@ -272,7 +272,7 @@ def test_the_decks_are_begun_before_the_graph_is_made(monkeypatch, tmp_path: Pat
         return make_graph(*args, **kwargs)
 
     monkeypatch.setattr(Decks, "__init__", decks_begun)
-    monkeypatch.setattr(pipeline, "build_graph", graph_made)
+    monkeypatch.setattr(texts, "build_graph", graph_made)
     shutil.copytree(STUDY_CONTENT, tmp_path / "content")
     assert run_cli("build", "--content", tmp_path / "content", "--out", tmp_path / "site", "--no-search").status == 0
     assert events == ["decks", "graph"]

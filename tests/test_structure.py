@@ -197,6 +197,13 @@ def root_name(node: ast.expr) -> str:
     return node.id if isinstance(node, ast.Name) else ""
 
 
+def test_the_build_calls_its_stages_and_leaves_the_processes_aside_to_what_wraps_them():
+    """pipeline.py calls the stages in turn; the collector held off, the early start and the
+    work done in processes aside come from incremental/alongside.py, the sharing of a stage's
+    work among processes from incremental/ too."""
+    assert "workers" not in imported_units(PACKAGE / "pipeline.py"), "pipeline.py forks, freezes or starts work aside itself"
+
+
 @pytest.mark.parametrize("module", MODULES, ids=lambda path: path.relative_to(PACKAGE).as_posix())
 def test_only_public_library_apis(module):
     reached = reached_private_names(module, own_private_names())
@@ -226,6 +233,9 @@ def test_the_structure_checks_can_fail(tmp_path):
     sample.write_text("import jinja2\nfrom markupsafe import _escape_inner\nx = jinja2.runtime.Macro._func\nfrom studysite.incremental import cache\n")
     assert len(private_names(sample)) == 2
     assert imported_units(sample) == {"incremental"}
+    orchestration = tmp_path / "pipeline.py"
+    orchestration.write_text("from studysite.workers import Aside, CollectorSpared\n")
+    assert imported_units(orchestration) == {"workers"}
     planted = tmp_path / "view_models.py"
     planted.write_text("class Page:\n    path: str\n    work_group: str = ''\n\n    def with_edits(self):\n        pass\n")
     assert machinery_defined(planted) == ["line 3: work_group", "line 5: with_edits"]

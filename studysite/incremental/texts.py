@@ -2,7 +2,7 @@
 of the texts converted before found in the memo (the build cache), in this process while
 few texts are new, else in shares by forked processes, one share of each kind of record
 each; what the shares told and put in their memo is taken back here, so that the HTML
-and the problems are those of one process."""
+and the problems are those of one process. Then the graph, its term finding shared out too."""
 
 from __future__ import annotations
 
@@ -10,11 +10,12 @@ import functools
 from collections.abc import Mapping
 from pathlib import Path
 
+from studysite.content.graph import Graph, build_graph
 from studysite.content.html import ContentHtml, convert_texts
 from studysite.content.records import KINDS, Content
 from studysite.diagnostics import Report
 from studysite.memo import Memo, Recorded, replay
-from studysite.workers import can_fork, share_out_work
+from studysite.workers import can_fork, map_in_forks, share_out_work
 
 MISSES_DONE_HERE = 64  # a rebuild's few new texts are converted in this process; more, by forked processes
 RECORDS_WORTH_SHARING = 500  # a site of fewer records has them converted in this process, unless many texts are new
@@ -99,3 +100,9 @@ def _convert_share(content: Content, strict: bool, source_root: Path | None, mem
     report, recorded = Report(strict=strict, source_root=source_root), Recorded(memo)
     html = convert_texts(content, report, recorded, targets=targets, with_site=with_site)
     return html, report.diagnostics, recorded.news()
+
+
+def build_graph_in_forks(content: Content, content_html: ContentHtml, memo: Memo, jobs: int) -> Graph:
+    """content/graph.py's build_graph, the texts not in the memo looked through for terms by
+    forked processes (workers.map_in_forks: in this one when few are)."""
+    return build_graph(content, content_html, memo, functools.partial(map_in_forks, jobs=jobs))
