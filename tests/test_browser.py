@@ -1,5 +1,6 @@
 """The built site in a real browser (headless Chromium): what JavaScript and CSS do."""
 
+import json
 import re
 
 import pytest
@@ -203,3 +204,56 @@ def test_search_finds_a_term_under_the_content_security_policy(open_page):
     links = page.locator(".search-results li a").evaluate_all("links => links.map(a => a.pathname)")
     assert any(re.search(r"/repo/nl/(questions|glossary)/systolic-array/$", href) for href in links), links
     assert opened.errors == []
+
+
+@pytest.fixture(scope="module")
+def parted_site(tmp_path_factory):
+    """The sample content built with its search index in parts of 10 pages (5 a language), served."""
+    import functools
+    import threading
+
+    from conftest import STUDY_CONTENT, QuietServer, _QuietHandler, run_cli
+
+    from studysite.output import search
+
+    root = tmp_path_factory.mktemp("parted")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(search, "PAGES_PER_PART", 10)
+        result = run_cli("build", "--content", STUDY_CONTENT, "--out", root / "repo", "--base-url", "https://example.org/repo/", "--strict")
+    assert result.status == 0, result.err
+    server = QuietServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(root)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield root / "repo", f"http://127.0.0.1:{server.server_address[1]}/repo/"
+    server.shutdown()
+
+
+def found_on_search_page(opened, query: str) -> list[str]:
+    """The paths of the pages the search page lists for query, in order, once its results are in."""
+    page = opened.page
+    page.fill("#search-query", query)
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".search-results li a", timeout=LOADING_MS)
+    page.wait_for_function("() => document.querySelector('.search-results').getAttribute('aria-busy') === 'false'", timeout=LOADING_MS)
+    return page.locator(".search-results li a").evaluate_all("links => links.map(a => a.pathname)")
+
+
+def test_an_index_in_parts_finds_first_what_the_whole_index_finds(browser, parted_site, open_page):
+    """Merged in the browser, the parts find the pages the whole index finds, ranked first.
+    A part without the word looks for its longest indexed beginning instead (Pagefind does
+    so for a word no page has), whose weak matches come after them."""
+    from conftest import pages_of
+
+    from studysite.output import search
+
+    site, url = parted_site
+    indexed = sorted(path.relative_to(site).as_posix() for path in site.glob("nl/*/*/index.html") if search.is_indexed(path.relative_to(site).as_posix()))
+    parts = search.in_parts([(path, site) for path in indexed], 10)
+    part_of = {f"/repo/{path.removesuffix('index.html')}": number for number, part in enumerate(parts, 1) for path, _ in part}
+    assert len(parts) == 5 and json.loads((site / "pagefind/nl" / search.PARTS_FILE).read_text()) == ["part-2/", "part-3/", "part-4/", "part-5/"]
+    whole = found_on_search_page(open_page("nl/search/"), "bandbreedte")
+    with pages_of(browser, url) as open_parted:
+        opened = open_parted("nl/search/")
+        parted = found_on_search_page(opened, "bandbreedte")
+        assert opened.errors == []
+    assert len(whole) >= 3 and set(parted[: len(whole)]) == set(whole), (parted, whole)
+    assert len({part_of[path] for path in whole}) >= 3  # found in several parts, merged

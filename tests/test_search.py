@@ -20,13 +20,44 @@ def files(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
 
 
+def made_by_pagefind(folder: Path) -> dict[str, bytes]:
+    """A built site's index files, without the list of parts that the build writes beside them."""
+    return {path: data for path, data in files(folder).items() if path.rpartition("/")[2] != search.PARTS_FILE}
+
+
 def test_languages_indexed_at_once_give_the_indexes_made_one_after_the_other(sample_site: Path, tmp_path: Path):
     def indexes(folder: Path) -> list[search.LanguageIndex]:
         return [search.LanguageIndex(language, sample_site, folder / language) for language in ("nl", "fr")]
 
     search.index_languages(indexes(tmp_path / "apart"), jobs=1)
     search.index_languages(indexes(tmp_path / "together"), jobs=2)
-    assert files(tmp_path / "apart") == files(tmp_path / "together") == files(sample_site / "pagefind")
+    assert files(tmp_path / "apart") == files(tmp_path / "together") == made_by_pagefind(sample_site / "pagefind")
+    assert (sample_site / "pagefind/nl" / search.PARTS_FILE).read_text() == "[]"  # one part: the index alone
+
+
+def test_pages_in_parts_are_as_few_runs_as_hold_them_of_sizes_as_even_as_can_be():
+    pages = [(f"nl/questions/q{n:02}/index.html", Path("site")) for n in range(23)]
+    parts = search.in_parts(pages, 10)
+    assert [len(part) for part in parts] == [8, 8, 7]
+    assert [page for part in parts for page in part] == pages  # in order, each once
+    assert search.in_parts(pages, 23) == [pages] and search.in_parts(pages[:1], 10) == [pages[:1]]
+    assert [len(part) for part in search.in_parts(pages, 1)] == [1] * 23
+
+
+def test_a_language_of_more_pages_than_a_part_holds_is_indexed_in_parts_that_hold_each_page_once(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(search, "PAGES_PER_PART", 10)
+    result = run_cli("build", "--content", STUDY_CONTENT, "--out", tmp_path / "site", "--jobs", "2")
+    assert result.status == 0, result.err
+    site = tmp_path / "site"
+    for language in ("nl", "fr"):
+        indexed = sorted(p.relative_to(site).as_posix() for p in site.glob(f"{language}/*/*/index.html") if search.is_indexed(p.relative_to(site).as_posix()))
+        folder = site / "pagefind" / language
+        others = json.loads((folder / search.PARTS_FILE).read_text())
+        folders = [folder, *(folder / other for other in others)]
+        assert others == [f"part-{n}/" for n in range(2, len(folders) + 1)] and len(folders) == -(-len(indexed) // 10)
+        sizes = [len(list((part / "fragment").iterdir())) for part in folders]  # a fragment a page
+        assert sizes == [len(part) for part in search.in_parts([(p, site) for p in indexed], 10)]
+        assert all((part / search.ENTRY_FILE).is_file() for part in folders)
 
 
 def test_a_failed_index_is_told_once_the_others_are_made(sample_site: Path, tmp_path: Path):
@@ -56,7 +87,7 @@ def test_the_standard_build_indexes_a_language_as_the_extended_one(sample_site: 
         monkeypatch.setattr(search, "pagefind_command", lambda language, chosen=package: choose(language, (chosen,)))
         search.index_languages([search.LanguageIndex("fr", sample_site, tmp_path / package)])
         made[package] = files(tmp_path / package)
-    assert made[search.STANDARD] == made[search.EXTENDED] == files(sample_site / "pagefind/fr")
+    assert made[search.STANDARD] == made[search.EXTENDED] == made_by_pagefind(sample_site / "pagefind/fr")
 
 
 def test_reading_pages_from_the_indexed_element_makes_the_index_read_from_html(sample_site: Path, tmp_path: Path, monkeypatch):
@@ -66,7 +97,7 @@ def test_reading_pages_from_the_indexed_element_makes_the_index_read_from_html(s
         monkeypatch.setattr(search, "ROOT_SELECTOR", root)
         search.index_languages([search.LanguageIndex(language, sample_site, tmp_path / root / language) for language in ("nl", "fr")], jobs=2)
         made[root] = files(tmp_path / root)
-    assert made[chosen] == made["html"] == files(sample_site / "pagefind")
+    assert made[chosen] == made["html"] == made_by_pagefind(sample_site / "pagefind")
 
 
 def indexed_texts(index: Path) -> dict[str, str]:

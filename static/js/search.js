@@ -32,10 +32,27 @@ export function makeSearch(form, list, { limit, show, clear, fail }) {
   let latest = 0; /* the ticket of the latest query */
   let shown = null; /* the query whose results are shown */
 
+  /* The folders of the index's other parts: a language of many pages is indexed in parts,
+     which parts.json, beside pagefind.js, names (output/search.py). An index without the
+     file (an older build's) is one part. */
+  async function otherParts() {
+    const listing = new URL("parts.json", indexUrl);
+    const response = await fetch(listing);
+    if (!response.ok) return [];
+    const parts = await response.json();
+    return Array.isArray(parts) ? parts.map((part) => new URL(part, listing).pathname) : [];
+  }
+
   function load() {
     if (!loading) {
-      loading = import(indexUrl).then(async (engine) => {
+      loading = Promise.all([import(indexUrl), otherParts()]).then(async ([engine, parts]) => {
         await engine.options({ baseUrl: SITE_ROOT });
+        try {
+          await Promise.all(parts.map((part) => engine.mergeIndex(part, { baseUrl: SITE_ROOT }))); /* merged in the order named */
+        } catch (error) {
+          await engine.destroy(); /* no index with a part missing is kept: the next query starts anew */
+          throw error;
+        }
         return engine;
       });
       loading.catch(() => (loading = null)); /* a failed import is tried again by the next query */

@@ -3,13 +3,16 @@
 Pagefind reads the finished HTML, splits the index by each page's <html lang> (its
 extended build segments Japanese and Chinese, and runs for those languages alone) and
 ships the small script the search page loads. Its files are written into the temporary
-build folder, so the index is swapped in with the pages. One index per language, as many made at once
-as the build has jobs: a language's search page loads only its own, and indexing a large
-site so takes a third of the memory of one run in each process.
+build folder, so the index is swapped in with the pages. One index per language: a
+language's search page loads only its own. A language of more than PAGES_PER_PART pages
+is indexed in parts, runs of its pages in the order of their paths, each by a Pagefind of
+its own (its memory grows with its pages: some 70 KB a page), as many at once as the build
+has jobs; the first part's folder names the others in parts.json, and the search page
+merges them (static/js/search.js, with Pagefind's mergeIndex).
 Only the pages readers search for are indexed (questions, terms, topics, comparisons; not
 the practice, review or status pages that repeat them). A language none of whose indexed
 pages changed keeps the index of the previous build; for the others, Pagefind's service is
-given that language's pages, old and new, one by one in the order of their paths (so the
+given each part's pages, old and new, one by one in the order of their paths (so the
 index's bytes do not depend on the file system), and hands back the index's files.
 """
 
@@ -35,6 +38,8 @@ from studysite.fileio import read_bytes, write_new_file
 from studysite.output.write import Manifest, SiteWriter
 
 ENTRY_FILE = "pagefind-entry.json"
+PARTS_FILE = "parts.json"  # in a language's index folder: the folders of its other parts, relative to it
+PAGES_PER_PART = 5000  # the most pages one Pagefind indexes: its memory, and how many cores a language's index can use
 INDEX_BEHIND = "behind"  # the manifest's key of a search index file kept by a preview though its pages changed
 INDEXED_FOLDERS = tuple(urls.KIND_FOLDERS[kind] for kind in ("questions", "glossary", "topics", "comparisons"))
 _INDEXED_PAGE = re.compile(rf"[^/]+/(?:{'|'.join(INDEXED_FOLDERS)})/[^/]+/index\.html")
@@ -55,9 +60,9 @@ def is_indexed(path: str) -> bool:
 
 @dataclass(frozen=True)
 class LanguageIndex:
-    """One language's index to make: its pages, the index into output_dir. pages: each
-    page's site path and the folder it is under; None: every page of the language that
-    the index covers, under site_dir."""
+    """One language's index to make (or one part of it): its pages, the index into
+    output_dir. pages: each page's site path and the folder it is under; None: every page
+    of the language that the index covers, under site_dir."""
 
     language: str
     site_dir: Path
@@ -74,12 +79,12 @@ class LanguageIndex:
         return sorted((path, self.site_dir) for path in found)
 
 
-def index_languages(indexes: list[LanguageIndex], jobs: int = 1, made: Callable[[LanguageIndex], None] | None = None) -> None:
+def index_languages(indexes: list[LanguageIndex], jobs: int = 1, made: Callable[[LanguageIndex, list[str]], None] | None = None) -> None:
     """Make the indexes, up to jobs Pagefind processes at once (each uses a core for a few
-    seconds, and as much memory as its language's pages need); made is told of each as
-    soon as it is there, while the others are still made. After a failure no other is
-    started, and it is raised once none runs any more; on any other exit (Ctrl-C) the ones
-    running are stopped."""
+    seconds, and as much memory as its pages need); made is told of each, with the files
+    written into its folder, as soon as it is there, while the others are still made.
+    After a failure no other is started, and it is raised once none runs any more; on any
+    other exit (Ctrl-C) the ones running are stopped."""
     waiting, running, failure = list(indexes), [], None
     try:
         while waiting or running:
@@ -92,7 +97,7 @@ def index_languages(indexes: list[LanguageIndex], jobs: int = 1, made: Callable[
             if problem is None:
                 indexer.write()
                 if made is not None:
-                    made(indexer.index)
+                    made(indexer.index, indexer.names())
             else:
                 failure = failure or problem
                 waiting.clear()
@@ -249,6 +254,10 @@ class _Indexer:
         if not self.written:
             self._write_files()
 
+    def names(self) -> list[str]:
+        """The index's files, by their paths in its folder."""
+        return [file["path"] for file in self.files or []]
+
     def _write_files(self) -> None:
         folder, targets = self.index.output_dir, []
         for file in self.files or []:
@@ -288,10 +297,30 @@ def languages_to_index(writer: SiteWriter, previous: Manifest) -> set[str]:
     return changed | behind
 
 
+def in_parts(pages: list[tuple[str, Path]], most: int) -> list[list[tuple[str, Path]]]:
+    """A language's pages (in the order of their paths) in as few runs as hold at most
+    `most` pages each, their sizes as even as can be: the same pages, the same parts."""
+    count = max(1, -(-len(pages) // max(1, most)))
+    size, longer = divmod(len(pages), count)
+    parts, start = [], 0
+    for number in range(count):
+        end = start + size + (number < longer)
+        parts.append(pages[start:end])
+        start = end
+    return parts
+
+
+def part_folder(number: int) -> str:
+    """The folder of a language's index part (from 2; the first is the language's index
+    folder itself), relative to that folder."""
+    return f"part-{number}"
+
+
 def index_site(writer: SiteWriter, out_dir: Path, previous: Manifest, languages: tuple[str, ...], jobs: int) -> None:
     """A search index per language: the previous one when none of the language's indexed
-    pages changed and it is all there, else a new one made by Pagefind (jobs at once);
-    none for a language without a page to index."""
+    pages changed and it is all there, else a new one made by Pagefind, in parts of at
+    most PAGES_PER_PART pages (jobs at once), the first part's folder naming the others
+    (PARTS_FILE); none for a language without a page to index."""
     written, old, changed = writer.written, previous.files, languages_to_index(writer, previous)
     indexes = []
     for language in languages:
@@ -302,12 +331,18 @@ def index_site(writer: SiteWriter, out_dir: Path, previous: Manifest, languages:
                 writer.carry_over(path)
             continue
         # every page is in the temporary folder, unless the build is in place: then only the changed ones
-        pages = tuple(
+        pages = sorted(
             (path, writer.temp_dir if not writer.in_place or (writer.temp_dir / path).is_file() else out_dir)
             for path in written
             if path.startswith(language + "/") and is_indexed(path)
         )
         if not pages:  # a language none of whose records is shown (fallback: skip): its search page says there is no index
             continue
-        indexes.append(LanguageIndex(language, writer.temp_dir, writer.temp_dir / urls.search_index_folder(language), pages))
-    index_languages(indexes, jobs, made=lambda index: writer.record_tool_output(index.output_dir))
+        parts = in_parts(pages, PAGES_PER_PART)
+        folder = urls.search_index_folder(language)
+        others = [part_folder(number) + "/" for number in range(2, len(parts) + 1)]
+        writer.write(f"{folder}/{PARTS_FILE}", json.dumps(others).encode())
+        for number, part in enumerate(parts, start=1):
+            output = writer.temp_dir / folder / (part_folder(number) if number > 1 else "")
+            indexes.append(LanguageIndex(language, writer.temp_dir, output, tuple(part)))
+    index_languages(indexes, jobs, made=lambda index, names: writer.record_tool_output(index.output_dir, names))

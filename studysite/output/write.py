@@ -20,9 +20,10 @@ import json
 import os
 import shutil
 import signal
+from collections.abc import Iterable
 from pathlib import Path
 
-from studysite.fileio import files_below, read_bytes, write_new_file
+from studysite.fileio import read_bytes, write_new_file
 from studysite.output.commit import check_spare, complete_spare, exchange, folders_after, recover, spare_folder
 from studysite.output.manifest import (
     MARKER,
@@ -207,11 +208,11 @@ class SiteWriter:
         self.inputs.update(inputs)
         self.changed += changed
 
-    def record_tool_output(self, folder: Path) -> None:
+    def record_tool_output(self, folder: Path, names: Iterable[str]) -> None:
         """Count the files a tool wrote straight into a folder of the temporary folder (a
-        search index): only that folder is listed, not the whole site."""
+        search index's part): names, their paths in that folder."""
         prefix = folder.relative_to(self.temp_dir).as_posix() + "/"
-        for path in sorted(files_below(folder)):
+        for path in sorted(names):
             self.written[prefix + path] = digest(read_bytes(folder / path))
 
     def commit(self) -> None:
