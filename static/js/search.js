@@ -23,6 +23,23 @@ function loadStyles() {
   document.head.append(link);
 }
 
+/* The results that have a word of the query, without those that only stand in for one: an
+   index in parts (output/search.py) merges what each part finds, and a part that lacks a
+   word matches, as Pagefind does for a word no page has, the longest beginning of it that
+   the part has ("b" for "bandbreedte"), far weaker. A result stands in when each word its
+   excerpt marks begins a word of the query and is shorter than two thirds of it (a word
+   stemmed, "bandbreedte" for "bandbreedtes", is not). Where every result stands in, the
+   query's word is in no page, and they are all kept, as one index would give them. */
+export function withoutStandIns(results, query) {
+  const words = query.toLocaleLowerCase().split(/\s+/).filter(Boolean);
+  const standsIn = (result) => {
+    const marked = [...String(result.excerpt || "").matchAll(/<mark>(.*?)<\/mark>/g)].map((match) => match[1].toLocaleLowerCase());
+    return marked.length > 0 && marked.every((part) => words.some((word) => word.startsWith(part) && part.length * 3 < word.length * 2));
+  };
+  const kept = results.filter((result) => !standsIn(result));
+  return kept.length ? kept : results;
+}
+
 /* A search over the form's index that fills `list` through show(results, query), clear()
    and fail(words); limit: how many results it shows at most. */
 export function makeSearch(form, list, { limit, show, clear, fail }) {
@@ -94,7 +111,7 @@ export function makeSearch(form, list, { limit, show, clear, fail }) {
       const data = await Promise.all(found.results.slice(0, limit).map((result) => result.data()));
       if (!current()) return;
       shown = query.trim();
-      show(data, query);
+      show(withoutStandIns(data, query), query);
       settled();
     } catch (error) {
       if (!current()) return;
