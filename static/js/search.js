@@ -50,11 +50,12 @@ export function makeSearch(form, list, { limit, show, clear, fail }) {
   let shown = null; /* the query whose results are shown */
 
   /* The folders of the index's other parts: a language of many pages is indexed in parts,
-     which parts.json, beside pagefind.js, names (output/search.py). An index without the
-     file (an older build's) is one part. */
+     which parts.json, beside pagefind.js, names (output/search.py); asked for anew, as
+     Pagefind asks for its entry file, so that a new deploy's parts are the ones merged. An
+     index without the file (an older build's) is one part. */
   async function otherParts() {
     const listing = new URL("parts.json", indexUrl);
-    const response = await fetch(listing);
+    const response = await fetch(listing, { cache: "no-cache" });
     if (!response.ok) return [];
     const parts = await response.json();
     return Array.isArray(parts) ? parts.map((part) => new URL(part, listing).pathname) : [];
