@@ -4,7 +4,7 @@ the checkout it is run from.
 The repository keeps them at its top level (beside studysite/), where authors and
 translators find them; a wheel carries the same folders as package data under
 studysite/resources/ (pyproject.toml maps them there). A site's own folders of the same
-names are layered over these, file by file (pipeline.Options.layered)."""
+names are layered over these, file by file (options.Options.layered)."""
 
 from __future__ import annotations
 

@@ -58,6 +58,10 @@ def test_a_language_of_more_pages_than_a_part_holds_is_indexed_in_parts_that_hol
         sizes = [len(list((part / "fragment").iterdir())) for part in folders]  # a fragment a page
         assert sizes == [len(part) for part in search.in_parts([(p, site) for p in indexed], 10)]
         assert all((part / search.ENTRY_FILE).is_file() for part in folders)
+        offline = {path for path, _ in json.loads((site / language / "offline-pages.json").read_text())["search"]}
+        parts_files = {path for path in offline if "/part-" in path}
+        assert f"pagefind/{language}/part-2/{search.ENTRY_FILE}" in parts_files  # saved for offline reading: its index
+        assert not any("pagefind-ui" in path or "pagefind-highlight" in path for path in offline)  # not Pagefind's UI, of any part
 
 
 def test_a_failed_index_is_told_once_the_others_are_made(sample_site: Path, tmp_path: Path):

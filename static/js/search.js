@@ -45,7 +45,7 @@ export function withoutStandIns(results, query) {
 export function makeSearch(form, list, { limit, show, clear, fail }) {
   loadStyles();
   const indexUrl = new URL(form.dataset.search, document.baseURI).href;
-  let loading = null; /* Pagefind, imported and set up once */
+  let loading = null; /* Pagefind, imported and set up once, and whether it merged parts */
   let latest = 0; /* the ticket of the latest query */
   let shown = null; /* the query whose results are shown */
 
@@ -71,7 +71,7 @@ export function makeSearch(form, list, { limit, show, clear, fail }) {
           await engine.destroy(); /* no index with a part missing is kept: the next query starts anew */
           throw error;
         }
-        return engine;
+        return { engine, merged: parts.length > 0 };
       });
       loading.catch(() => (loading = null)); /* a failed import is tried again by the next query */
     }
@@ -104,7 +104,7 @@ export function makeSearch(form, list, { limit, show, clear, fail }) {
     }
     list.setAttribute("aria-busy", "true"); /* until the latest query's results are shown */
     try {
-      const engine = await load();
+      const { engine, merged } = await load();
       engine.preload(query).catch(() => {}); /* the search below reports a failure */
       await pause(delay);
       if (!current()) return;
@@ -112,7 +112,7 @@ export function makeSearch(form, list, { limit, show, clear, fail }) {
       const data = await Promise.all(found.results.slice(0, limit).map((result) => result.data()));
       if (!current()) return;
       shown = query.trim();
-      show(withoutStandIns(data, query), query);
+      show(merged ? withoutStandIns(data, query) : data, query);
       settled();
     } catch (error) {
       if (!current()) return;

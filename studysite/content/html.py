@@ -65,7 +65,7 @@ def convert_texts(content: Content, report: Report | None = None, memo: Memo = N
 def _convert_texts(markup: MarkdownConverter, content: Content, with_site: bool = True) -> ContentHtml:
     languages = set(content.site.languages)
 
-    root = markup.report.source_root if markup.report is not None else None  # the content folder, beside locales/ (pipeline.Options.site_root)
+    root = markup.report.source_root if markup.report is not None else None  # the content folder, beside locales/ (options.Options.site_root)
     translations = {lang: locale_file(root.parent / "locales", lang, "content") if root is not None else None for lang in languages}
     converters = {Text.INLINE: markup.inline, Text.MARKDOWN: markup.block}
     media: dict[tuple[str, str, str], tuple[MediaFile, ...]] = {}

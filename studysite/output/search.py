@@ -35,6 +35,7 @@ from pathlib import Path, PurePosixPath
 
 from studysite import urls
 from studysite.fileio import read_bytes, write_new_file
+from studysite.output.manifest import digest
 from studysite.output.write import Manifest, SiteWriter
 
 ENTRY_FILE = "pagefind-entry.json"
@@ -79,10 +80,10 @@ class LanguageIndex:
         return sorted((path, self.site_dir) for path in found)
 
 
-def index_languages(indexes: list[LanguageIndex], jobs: int = 1, made: Callable[[LanguageIndex, list[str]], None] | None = None) -> None:
+def index_languages(indexes: list[LanguageIndex], jobs: int = 1, made: Callable[[LanguageIndex, dict[str, str]], None] | None = None) -> None:
     """Make the indexes, up to jobs Pagefind processes at once (each uses a core for a few
     seconds, and as much memory as its pages need); made is told of each, with the files
-    written into its folder, as soon as it is there, while the others are still made.
+    written into its folder (path -> sha256), as soon as it is there, while the others are still made.
     After a failure no other is started, and it is raised once none runs any more; on any
     other exit (Ctrl-C) the ones running are stopped."""
     waiting, running, failure = list(indexes), [], None
@@ -97,7 +98,7 @@ def index_languages(indexes: list[LanguageIndex], jobs: int = 1, made: Callable[
             if problem is None:
                 indexer.write()
                 if made is not None:
-                    made(indexer.index, indexer.names())
+                    made(indexer.index, indexer.digests)
             else:
                 failure = failure or problem
                 waiting.clear()
@@ -150,6 +151,7 @@ class _Indexer:
 
     def __init__(self, index: LanguageIndex):
         self.index, self.errors, self.files, self.killed = index, [], None, False
+        self.digests: dict[str, str] = {}  # each file written into the index's folder: its sha256
         self.written: bool | BaseException = False  # whether the conversation's thread wrote the index's files, or what it met
         self.listed = index.listed()
         self.pages = len(self.listed)
@@ -254,10 +256,6 @@ class _Indexer:
         if not self.written:
             self._write_files()
 
-    def names(self) -> list[str]:
-        """The index's files, by their paths in its folder."""
-        return [file["path"] for file in self.files or []]
-
     def _write_files(self) -> None:
         folder, targets = self.index.output_dir, []
         for file in self.files or []:
@@ -267,9 +265,11 @@ class _Indexer:
             targets.append((os.fspath(folder / path), file["content"]))
         for parent in sorted({os.path.dirname(target) for target, _ in targets}):
             os.makedirs(parent, exist_ok=True)
-        for target, content in targets:
-            write_new_file(target, base64.b64decode(content))
-        _make_deterministic(folder / ENTRY_FILE)
+        for (target, content), file in zip(targets, self.files or [], strict=True):
+            data = base64.b64decode(content)
+            write_new_file(target, data)
+            self.digests[file["path"]] = digest(data)
+        self.digests[ENTRY_FILE] = digest(_make_deterministic(folder / ENTRY_FILE))
 
 
 def _page_text(path: Path) -> str:
@@ -278,11 +278,12 @@ def _page_text(path: Path) -> str:
     return read_bytes(path).decode("utf-8")
 
 
-def _make_deterministic(entry_file: Path) -> None:
+def _make_deterministic(entry_file: Path) -> bytes:
     """Pagefind lists the index's languages in hash-map order; sort them so that two
-    builds of the same input are byte-identical."""
-    data = json.loads(entry_file.read_text(encoding="utf-8"))
-    entry_file.write_text(json.dumps(data, sort_keys=True, separators=(",", ":")), encoding="utf-8")
+    builds of the same input are byte-identical. The bytes written."""
+    data = json.dumps(json.loads(entry_file.read_text(encoding="utf-8")), sort_keys=True, separators=(",", ":")).encode()
+    entry_file.write_bytes(data)
+    return data
 
 
 def languages_to_index(writer: SiteWriter, previous: Manifest) -> set[str]:
@@ -324,7 +325,8 @@ def index_site(writer: SiteWriter, out_dir: Path, previous: Manifest, languages:
     written, old, changed = writer.written, previous.files, languages_to_index(writer, previous)
     indexes = []
     for language in languages:
-        prefix = urls.search_index_folder(language) + "/"
+        folder = urls.search_index_folder(language)
+        prefix = folder + "/"
         index = [path for path in old if path.startswith(prefix)]
         if language not in changed and index and all((out_dir / path).is_file() for path in index):
             for path in index:
@@ -339,10 +341,9 @@ def index_site(writer: SiteWriter, out_dir: Path, previous: Manifest, languages:
         if not pages:  # a language none of whose records is shown (fallback: skip): its search page says there is no index
             continue
         parts = in_parts(pages, PAGES_PER_PART)
-        folder = urls.search_index_folder(language)
         others = [part_folder(number) + "/" for number in range(2, len(parts) + 1)]
         writer.write(f"{folder}/{PARTS_FILE}", json.dumps(others).encode())
         for number, part in enumerate(parts, start=1):
             output = writer.temp_dir / folder / (part_folder(number) if number > 1 else "")
             indexes.append(LanguageIndex(language, writer.temp_dir, output, tuple(part)))
-    index_languages(indexes, jobs, made=lambda index, names: writer.record_tool_output(index.output_dir, names))
+    index_languages(indexes, jobs, made=lambda index, digests: writer.record_tool_output(index.output_dir, digests))

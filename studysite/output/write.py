@@ -20,10 +20,10 @@ import json
 import os
 import shutil
 import signal
-from collections.abc import Iterable
+from collections.abc import Mapping
 from pathlib import Path
 
-from studysite.fileio import read_bytes, write_new_file
+from studysite.fileio import write_new_file
 from studysite.output.commit import check_spare, complete_spare, exchange, folders_after, recover, spare_folder
 from studysite.output.manifest import (
     MARKER,
@@ -208,12 +208,12 @@ class SiteWriter:
         self.inputs.update(inputs)
         self.changed += changed
 
-    def record_tool_output(self, folder: Path, names: Iterable[str]) -> None:
+    def record_tool_output(self, folder: Path, digests: Mapping[str, str]) -> None:
         """Count the files a tool wrote straight into a folder of the temporary folder (a
-        search index's part): names, their paths in that folder."""
+        search index's part): their paths in that folder, and their sha256."""
         prefix = folder.relative_to(self.temp_dir).as_posix() + "/"
-        for path in sorted(names):
-            self.written[prefix + path] = digest(read_bytes(folder / path))
+        for path in sorted(digests):
+            self.written[prefix + path] = digests[path]
 
     def commit(self) -> None:
         """Put the new site in the output's place, in one step (commit.exchange); Ctrl-C and

@@ -41,7 +41,8 @@ BACKGROUND_COLOR = "#fbfbf8"
 PASS_THROUGH = (".apkg", WORKER)  # downloads are saved by the browser; the worker updates itself
 VISITED_LIMIT = 200  # pages and files kept because a reader opened them, beyond which the oldest go
 VISITED_DAYS = 30  # how long such a file is kept after it was last fetched
-_SEARCH_UI = re.compile(r"pagefind-(?:(?:component-|modular-)?ui|highlight)\.")  # Pagefind's own UI: the search page does not load it
+# Pagefind's own UI, in any part of an index: the search page does not load it
+_SEARCH_UI = re.compile(r"(?:part-\d+/)?pagefind-(?:(?:component-|modular-)?ui|highlight)\.")
 
 
 def page_list_path(language: str) -> str:
