@@ -176,19 +176,22 @@ def plan_pages(read: ReadSite, report: Report) -> LoadedSite:
     """Phase one's end: every page planned, and their paths checked unique."""
     views, shown = ViewBuilder(read.content, read.content_html, read.graph, read.statuses), PageSources(read.content, read.graph)
     pages, anew = pages_again(views, read.model.pages, read.model.edited, shown.of) if read.model.pages else (views.pages(), None)
-    check_unique_paths(pages, report)
+    check_unique_paths(pages, report, shown.of)
     report.raise_if_errors()
     check_page_links(read.content, read.content_html, pages, report)
     model = read.model
     return LoadedSite(read.content, read.content_html, read.graph, pages, report, read.statuses, model.catalogs, model.supplied, views, shown, anew)
 
 
-def check_unique_paths(pages: list[Page], report: Report) -> None:
+def check_unique_paths(pages: list[Page], report: Report, shows: Callable[[Page], tuple[str, ...]]) -> None:
+    """Two pages for one file is an error, told at the record the second page shows (shows:
+    PageSources.of), else at the file."""
     seen: dict[str, Page] = {}
     for page in pages:
         path = urls.file_for(page.path)
         if path in seen:
-            report.error(Location(path), "url.collision", f"two pages would be written to '{path}'")
+            shown = shows(page)
+            report.error(Location(shown[0] if shown else path), "url.collision", f"two pages would be written to '{path}'")
         seen[path] = page
 
 

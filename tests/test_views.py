@@ -143,3 +143,18 @@ def test_sentences_split_as_their_ends_are_walked():
         walked = [s for block in text.split(term_page.PARAGRAPH) for s in term_page._sentences_walked(" ".join(block.split()))]
         assert term_page.sentences(text) == walked, repr(text)
     assert term_page.sentences("Een. Twee? Drie! Vier。五 ！六") == ["Een.", "Twee?", "Drie!", "Vier。", "五 ！", "六"]
+
+
+def test_two_pages_for_one_file_are_told_at_the_record_the_second_shows():
+    from studysite.diagnostics import Report
+    from studysite.pages.view_models import Page
+    from studysite.pipeline import check_unique_paths
+
+    pages = [Page(f"nl/questions/{name}/", "question.html", "nl", name, lambda: None, record=record) for name, record in (("a", "a"), ("a", "b"))]
+    report = Report()
+    check_unique_paths(pages, report, lambda page: (f"questions/{page.record}",))
+    [problem] = report.diagnostics
+    assert (problem.code, problem.location.path) == ("url.collision", "questions/b")
+    report = Report()
+    check_unique_paths(pages, report, lambda page: ())
+    assert report.diagnostics[0].location.path == "nl/questions/a/index.html"
