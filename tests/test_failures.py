@@ -5,6 +5,9 @@ import os
 import re
 import signal
 import sqlite3
+import tempfile
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -12,6 +15,7 @@ from conftest import run_cli
 
 from studysite.incremental.decks import Decks
 from studysite.render import site_files
+from studysite.study import apkg
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
@@ -65,3 +69,28 @@ def test_a_bug_in_a_worker_process_exits_4_with_the_workers_traceback_in_the_fil
     assert result.status == 4 and "KeyError: 'no such key'" in result.err
     details = crash_report_of(result.err)
     assert details.startswith("In a worker process:\nTraceback (most recent call last):") and "in broken" in details
+
+
+def test_a_build_that_fails_while_a_deck_is_made_aside_leaves_nothing_in_the_temporary_folder(make_content, tmp_path, monkeypatch):
+    """The process making the decks is killed when the build fails: what it had begun in the
+    temporary folder is removed by the build."""
+    temporary, begun = tmp_path / "temp", tmp_path / "deck-begun"
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+
+    def deck_held(database, notes):  # in the process aside, its collection written: held there until killed
+        begun.touch()
+        threading.Event().wait()
+
+    def broken_once_the_deck_is_begun(decks, writer):  # in the build, before it takes the decks
+        deadline = time.monotonic() + 60
+        while not begun.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert any(temporary.rglob("collection.anki2")), "the deck's collection is in the temporary folder"
+        return 1 / 0
+
+    monkeypatch.setattr(apkg, "settle_notes", deck_held)
+    monkeypatch.setattr(Decks, "write", broken_once_the_deck_is_begun)
+    result = run_cli("build", "--content", make_content(), "--out", tmp_path / "site", "--no-search", "--jobs", "2")
+    assert result.status == 4 and "ZeroDivisionError" in result.err, result.err
+    assert begun.exists() and list(temporary.iterdir()) == []

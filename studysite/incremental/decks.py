@@ -5,6 +5,7 @@ made of each question (NoteMemo)."""
 from __future__ import annotations
 
 import functools
+import tempfile
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 
@@ -57,20 +58,28 @@ class Decks:
     2 % slower at 5,000 questions in two languages: each forked process copies the pages
     of memory that it or the build writes to). A rebuild renders few pages and waits for
     the decks (an edited file's notes carry its new time in every language): at most jobs
-    processes, each making its share of the languages' packages."""
+    processes, each making its share of the languages' packages.
+
+    The packages are made in a scratch folder of this process's: a process aside stopped
+    while it makes one (the build failed or was interrupted) is killed, and cannot remove
+    what it made; leaving the with block removes the folder."""
 
     def __init__(self, previous: Manifest, source: DeckSource, environments: Mapping[str, jinja2.Environment], note_memo: NoteMemoOpener, jobs: int = 1):
         self.source, self.environments, self.note_memo = source, environments, note_memo
         languages, children = list(source.content.site.languages), max(1, jobs) if previous.files else 1
         _name_term_language(source.content.site.term_language, languages)
         self._shares = [languages[index::children] for index in range(min(len(languages), children))]
+        self._scratch = tempfile.TemporaryDirectory(prefix="studysite-decks-")
         self._aside = Aside([functools.partial(self._make_each, previous, share) for share in self._shares], jobs, background=True)
 
     def __enter__(self) -> Decks:
         return self
 
     def __exit__(self, *exc_info) -> None:
-        self._aside.__exit__(*exc_info)
+        try:
+            self._aside.__exit__(*exc_info)
+        finally:
+            self._scratch.cleanup()
 
     def _plan(self, language: str, question_parts: QuestionParts = made_anew) -> DeckPlan:
         return plan_deck(self.source, language, self.environments[language], question_parts)
@@ -81,7 +90,7 @@ class Decks:
             plan = self._plan(language, NoteMemo(memo).question)
         key = plan.key
         same = previous.inputs.get(plan.path) == key and plan.path in previous.files
-        return plan.path, key, None if same else write_package(plan)
+        return plan.path, key, None if same else write_package(plan, self._scratch.name)
 
     def _make_each(self, previous: Manifest, share: list[str]) -> list[tuple[str, str, bytes | None]]:
         return [self._make(previous, language) for language in share]
@@ -97,7 +106,7 @@ class Decks:
             path, key, package = made[language]
             if package is None and writer.reuse(path, key):
                 continue
-            writer.write(path, package if package is not None else write_package(self._plan(language)), key)
+            writer.write(path, package if package is not None else write_package(self._plan(language), self._scratch.name), key)
 
 
 def _name_term_language(term_language: str, languages: list[str]) -> None:

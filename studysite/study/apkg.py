@@ -117,11 +117,12 @@ def free_ids(keys: Iterable[tuple], first_choice: Callable[..., int], taken: set
     return ids
 
 
-def write_package(plan: DeckPlan) -> bytes:
+def write_package(plan: DeckPlan, scratch: str | None = None) -> bytes:
     """The .apkg bytes of a plan: genanki's Package.write_to_file writes the collection, its
-    notes numbered and dated as it does, into a package in a folder of ours; settle_notes
-    gives them their own ids and times, and zip_package zips the collection again, so that
-    equal plans make equal bytes (genanki's zip is dated by the time it is made)."""
+    notes numbered and dated as it does, into a package in a folder of ours (in scratch, or
+    the system's temporary folder); settle_notes gives them their own ids and times, and
+    zip_package zips the collection again, so that equal plans make equal bytes (genanki's
+    zip is dated by the time it is made)."""
     genanki = load_genanki()
     models = {
         kind: genanki.Model(
@@ -138,7 +139,7 @@ def write_package(plan: DeckPlan) -> bytes:
     for note in plan.notes:
         decks[note.deck].add_note(genanki.Note(model=models[note.model], fields=list(note.fields), tags=list(note.tags), guid=note.guid))
     timestamp = max((note.modified for note in plan.notes), default=0)  # the note types' time
-    with tempfile.TemporaryDirectory(prefix="studysite-deck-") as folder:  # on disk: a large deck stays out of memory
+    with tempfile.TemporaryDirectory(prefix="studysite-deck-", dir=scratch) as folder:  # on disk: a large deck stays out of memory
         made, database = Path(folder) / "genanki.apkg", Path(folder) / "collection.anki2"
         with scratch_files_in(folder):
             genanki.Package(list(decks.values())).write_to_file(str(made), timestamp=timestamp)
