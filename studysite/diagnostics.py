@@ -24,7 +24,7 @@ class Severity(StrEnum):
         return type(self), (self.value,)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Location:
     """A place in a content file; line and column are 1-based."""
 

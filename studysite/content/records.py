@@ -50,13 +50,13 @@ class SiteConfig:
         return self.languages[0]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TopicText:
     title: str
     description: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Topic:
     id: str
     location: Location
@@ -64,7 +64,7 @@ class Topic:
     texts: Mapping[str, TopicText]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class QuestionText:
     """A question's text in one language: the fields of its type (content/schema.py), the
     others empty."""
@@ -86,7 +86,7 @@ class QuestionText:
 Answer = int | tuple[int, ...] | bool | Decimal | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Question:
     id: str
     location: Location
@@ -100,7 +100,7 @@ class Question:
     accents: str = ""  # typed: "ignore" or "count"; "": as site.yaml says
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TermText:
     term: str
     aliases: tuple[str, ...] = ()
@@ -108,7 +108,7 @@ class TermText:
     audio: str = ""  # the term spoken, as written (content/media.py finds it)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Term:
     id: str
     location: Location
@@ -116,20 +116,20 @@ class Term:
     texts: Mapping[str, TermText]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Aspect:
     label: str
     values: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ComparisonText:
     title: str
     aspects: tuple[Aspect, ...]
     summary: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Comparison:
     id: str
     location: Location

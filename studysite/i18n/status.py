@@ -36,14 +36,14 @@ UNCOMMITTED = float("inf")
 CONTEXT_SEPARATOR = "\x04"  # between a msgctxt and its msgid, as gettext joins them in a compiled catalog
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RecordRef:
     kind: str
     id: str
     path: str  # relative to the content folder
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RecordBlocks:
     """A record, and the first and last line of each language block in its file."""
 

@@ -34,7 +34,7 @@ class View:
         return vars(self)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Page:
     """A page to render: where it goes, with which template, showing which record."""
 
@@ -51,7 +51,7 @@ class Page:
     record: str = ""  # a record page's record (a practice page's topic)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Link:
     path: str
     label: str
