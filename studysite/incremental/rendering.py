@@ -37,7 +37,8 @@ def render_pages(
     Page paths were checked unique in phase one, so workers write side by side into the
     temporary folder and send back what they wrote; the first failure stops the build."""
     if not can_fork(jobs) or len(todo) < WORTH_A_FORK:
-        _render_alone(writer, renderer, todo, alongside, progress, carried, jobs)
+        in_groups = [item for batch in batches_of(todo, group_of) for item in batch]
+        _render_alone(writer, renderer, in_groups, alongside, progress, carried, jobs)
         return
     renderer.load_templates(item.page for item in todo)
     works = [*alongside, *(functools.partial(render_here, renderer=renderer, todo=batch) for batch in batches_of(todo, group_of))]
@@ -85,9 +86,10 @@ BATCH = 16  # pages of no work group taken at once: few enough to even out the p
 
 def work_group(content: Content, page: Page) -> str:
     """The name of the pages that share work, made once by the process that renders them
-    all: a topic's page, its questions' and its practice page (the worksheet and practice
-    show the questions' linked text as their pages do); a language's term pages (which read
-    the same questions' sentences). Empty for a page of no group."""
+    all, one after the other (pages/record_parts.py's PlaceMemo keeps one group's): a
+    topic's page, its questions' and its practice page (the worksheet and practice show the
+    questions' linked text as their pages do); a language's term pages (which read the same
+    questions' sentences). Empty for a page of no group."""
     if page.template in ("topic.html", "practice.html"):
         return f"{page.language}/{page.record}"
     if page.template == "question.html":

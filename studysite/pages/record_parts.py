@@ -4,6 +4,9 @@ question as its page shows it (its terms linked), a question's stem as plain tex
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+
 from markupsafe import Markup
 
 from studysite import urls
@@ -26,6 +29,29 @@ RECORD_PAGES = {
 }
 
 
+Made = TypeVar("Made")
+
+
+class PlaceMemo(Generic[Made]):
+    """What the pages of one place share, made once for them: a topic's page, its practice
+    page and its questions' pages show the same linked questions; a language's term pages
+    read the same questions' sentences. A place's pages are rendered one after the other,
+    by one process (incremental/rendering.py's work_group), so a memo holds one place's at
+    a time: asked for another place's, it forgets the last."""
+
+    def __init__(self) -> None:
+        self._place: Hashable = None
+        self._made: dict[Hashable, Made] = {}
+
+    def get(self, place: Hashable, key: Hashable, make: Callable[[], Made]) -> Made:
+        if place != self._place:
+            self._place, self._made = place, {}
+        made = self._made.get(key)
+        if made is None:
+            made = self._made[key] = make()
+        return made
+
+
 class RecordParts:
     """The parts of records that pages share, each made once, when first asked for."""
 
@@ -36,7 +62,7 @@ class RecordParts:
         self.site = content.site
         self._links: dict[tuple[str, str], dict[tuple[str, int | str], Link]] = {}  # (kind, id) -> (page language, limit) -> its link
         self._sorted_terms: dict[str, list[tuple[str, Link]]] = {}
-        self._linked_bodies: dict[tuple[str, str], QuestionBody] = {}  # (question id, page language): question_body
+        self._linked_bodies: PlaceMemo[QuestionBody] = PlaceMemo()  # by question id, for a topic's pages in a language
         self._plain_stems: dict[tuple[str, str], str] = {}
 
     def linked(self, fragments: tuple[str, ...], text_lang: str, skip: str = "", mentions: tuple[Mention, ...] | None = None) -> tuple[Markup, ...]:
@@ -113,15 +139,13 @@ class RecordParts:
         return self._sorted_terms[language]
 
     def question_body(self, lg: LanguageGraph, question_id: str, linked: bool) -> QuestionBody:
-        """A question as its page shows it; linked: its terms linked, made once (its page
-        and its topic's practice page show the same: their term links are the same from both)."""
-        key = (question_id, lg.edition.language)
-        body = self._linked_bodies.get(key) if linked else None
-        if body is None:
-            body = self._make_question_body(lg, question_id, linked)
-            if linked:
-                self._linked_bodies[key] = body
-        return body
+        """A question as its page shows it; linked: its terms linked, made once for its
+        topic's pages (its page, its topic's page and practice page show the same: their term
+        links are the same from each)."""
+        if not linked:
+            return self._make_question_body(lg, question_id, linked)
+        place = (lg.edition.language, self.content.questions[question_id].topic)
+        return self._linked_bodies.get(place, question_id, lambda: self._make_question_body(lg, question_id, linked))
 
     def _make_question_body(self, lg: LanguageGraph, question_id: str, linked: bool) -> QuestionBody:
         text_lang = lg.edition.questions[question_id]

@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from studysite.content.graph import LanguageGraph
 from studysite.languages import language_name
-from studysite.pages.record_parts import RecordParts
+from studysite.pages.record_parts import PlaceMemo, RecordParts
 from studysite.pages.view_models import Link, QuestionBody, TermUsage, TermView, Text
 from studysite.text.markup import excerpt, plain_text
 
@@ -112,15 +112,16 @@ def cut_stem(stem: str, limit: int = STEM_CUT) -> str:
 
 class TermPages:
     """The term page's view model, from the record parts; with the plain text of questions
-    and their cut links, made once per build (every term a question uses quotes it)."""
+    and their cut links, made once for a language's term pages (every term a question uses
+    quotes it)."""
 
     def __init__(self, parts: RecordParts):
         self.parts = parts
         self.content = parts.content
         self.content_html = parts.content_html
         self.site = parts.site
-        self._plain_questions: dict[tuple[str, str], PlainQuestion] = {}
-        self._cut_links: dict[tuple[str, str], Link] = {}  # (question id, page language)
+        self._plain_questions: PlaceMemo[PlainQuestion] = PlaceMemo()  # by question id, for a language's term pages
+        self._cut_links: PlaceMemo[Link] = PlaceMemo()  # by question id, for a language's term pages
 
     def view(self, lg: LanguageGraph, term_id: str) -> TermView:
         """The seed's parts in order: definition, name in term_language, where it appears (topics
@@ -160,18 +161,19 @@ class TermPages:
         first is the term's key question."""
         text = self.content.terms[term_id].texts[lg.edition.terms[term_id]]
         names = folded_names([text.term, *text.aliases])
-        mentions = [(*mention(self._plain_question(q, lg.edition.questions[q]), names), q) for q in lg.questions_by_term[term_id]]
+        mentions = [(*mention(self._plain_question(lg, q), names), q) for q in lg.questions_by_term[term_id]]
         mentions.sort(key=lambda item: item[0])  # stable: questions named equally early keep their order
         return [(question_id, quoted) for _, quoted, question_id in mentions]
 
-    def _plain_question(self, question_id: str, text_lang: str) -> PlainQuestion:
-        """A question's plain text, made once: every term the question uses looks for itself in it."""
-        key = (question_id, text_lang)
-        if key not in self._plain_questions:
-            self._plain_questions[key] = PlainQuestion.of(
-                self.parts.plain_stem(question_id, text_lang), explanation_text(self.content_html.questions[key].explanation)
-            )
-        return self._plain_questions[key]
+    def _plain_question(self, lg: LanguageGraph, question_id: str) -> PlainQuestion:
+        """A question's plain text, made once for a language's term pages: every term the
+        question uses looks for itself in it."""
+        text_lang = lg.edition.questions[question_id]
+        return self._plain_questions.get(
+            lg.edition.language,
+            question_id,
+            lambda: PlainQuestion.of(self.parts.plain_stem(question_id, text_lang), explanation_text(self.content_html.questions[(question_id, text_lang)].explanation)),
+        )
 
     def _key_question(self, lg: LanguageGraph, question_id: str, term_id: str) -> QuestionBody:
         """The question as the term page shows it, behind a reveal: its answer and explanation
@@ -184,15 +186,15 @@ class TermPages:
             choices[index] = html
         return replace(body, text=replace(body.text, explanation=explanation, choices=tuple(choices)))
 
-    def _cut_link(self, lg: LanguageGraph, question_id: str):
-        """The link to a question with its stem cut, made once per build: each question is
-        listed on the page of every term it uses."""
-        key = (question_id, lg.edition.language)
-        link = self._cut_links.get(key)
-        if link is None:
+    def _cut_link(self, lg: LanguageGraph, question_id: str) -> Link:
+        """The link to a question with its stem cut, made once for a language's term pages:
+        each question is listed on the page of every term it uses."""
+
+        def cut() -> Link:
             whole = self.parts.question_link(lg, question_id)
-            link = self._cut_links[key] = Link(whole.path, cut_stem(whole.label), whole.lang, whole.dir)
-        return link
+            return Link(whole.path, cut_stem(whole.label), whole.lang, whole.dir)
+
+        return self._cut_links.get(lg.edition.language, question_id, cut)
 
     def _quoted(self, lg: LanguageGraph, question_id: str, sentence: str) -> Text:
         """The sentence a question is quoted by on a term page (its white space single
