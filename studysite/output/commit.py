@@ -126,7 +126,7 @@ def _keep_as_spare(folder: Path, spare: Path) -> None:
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def complete_spare(spare: Path, staged_in: Path, out_dir: Path, new: Mapping[str, str], held: Manifest, manifest_text: str) -> set[str]:
+def complete_spare(spare: Path, staged_in: Path, out_dir: Path, new: Mapping[str, str], held: Manifest, manifest: bytes) -> set[str]:
     """Bring the spare, which holds the build before the output's (held: its manifest,
     checked), to the new build's files (path -> digest): those in the staging folder moved
     in; those it lacks, which the output has as they are to be, hard-linked from the output;
@@ -154,7 +154,7 @@ def complete_spare(spare: Path, staged_in: Path, out_dir: Path, new: Mapping[str
     for path in removed:
         (spare / path).unlink(missing_ok=True)
         _remove_empty_folders((spare / path).parent, spare)
-    write_whole(spare / MARKER, lambda file: file.write(manifest_text.encode()), staged_in / MARKER)
+    write_whole(spare / MARKER, lambda file: file.write(manifest), staged_in / MARKER)
     (spare / PENDING).unlink(missing_ok=True)
     return touched
 

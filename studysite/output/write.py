@@ -60,8 +60,11 @@ __all__ = [
 _SIGNALS = {signal.SIGINT, signal.SIGTERM}
 
 
-def _manifest_text(files: dict[str, str], inputs: dict[str, str]) -> str:
-    return json.dumps({"generator": "studysite", "files": files, "inputs": inputs}, sort_keys=True)
+def _manifest_bytes(files: dict[str, str], inputs: dict[str, str]) -> bytes:
+    """The manifest file's bytes (ASCII JSON), made once: they are written and are the
+    record's key for the folder (at 150,000 files, some 30 MB, held while the commit reads
+    the new folder)."""
+    return json.dumps({"generator": "studysite", "files": files, "inputs": inputs}, sort_keys=True).encode("ascii")
 
 
 def check_destination(out_dir: Path, protected: list[Path]) -> bytes:
@@ -232,36 +235,36 @@ class SiteWriter:
         of each folder is taken before the exchange (which changes no file), so a build killed
         just after it leaves a record of both."""
         assert self.spare is not None
-        spare, text = spare_folder(self.out_dir), _manifest_text(self.written, self.inputs)
-        touched = complete_spare(spare, self.temp_dir, self.out_dir, self.written, self.spare, text)
+        spare, manifest = spare_folder(self.out_dir), _manifest_bytes(self.written, self.inputs)
+        touched = complete_spare(spare, self.temp_dir, self.out_dir, self.written, self.spare, manifest)
         clock = disk_clock(self.out_dir)
         kept = {path: seen for path, seen in (self.spare.present or {}).items() if path in self.written and path not in touched}
         new = kept | lstat_files(spare, (touched & self.written.keys()) | {MARKER}, clock)
         folders = folders_after(spare, self.spare.folders, touched | {MARKER}, clock)
-        self._record(text, as_recorded(new, folders), lstat_files(self.out_dir, touched & self.previous.files.keys(), clock))
+        self._record(manifest, as_recorded(new, folders), lstat_files(self.out_dir, touched & self.previous.files.keys(), clock))
         exchange(spare, self.out_dir, spare)
         self.committed = True
 
     def _commit_whole(self) -> None:
         """Mark the complete temporary folder and exchange it with the output, which then
         becomes the spare (or is removed, when there is one)."""
-        text = _manifest_text(self.written, self.inputs)
-        (self.temp_dir / MARKER).write_text(text, encoding="utf-8")
+        manifest = _manifest_bytes(self.written, self.inputs)
+        (self.temp_dir / MARKER).write_bytes(manifest)
         (self.temp_dir / TEMP_MARKER).unlink()
         clock = disk_clock(self.out_dir)
         new = look_through(self.temp_dir)
         old = look_through(self.out_dir).files if self.previous.marker else {}  # hard links were made to every file
-        self._record(text, as_recorded(vouched(new.files, clock), vouched(new.folders, clock)), vouched(old, clock))
+        self._record(manifest, as_recorded(vouched(new.files, clock), vouched(new.folders, clock)), vouched(old, clock))
         exchange(self.temp_dir, self.out_dir, spare_folder(self.out_dir))
         self.committed = True
 
-    def _record(self, text: str, new: dict[str, Seen], old_touched: dict[str, Seen]) -> None:
+    def _record(self, manifest: bytes, new: dict[str, Seen], old_touched: dict[str, Seen]) -> None:
         """Record both folders: the new one, and the previous output (which the exchange makes
         the spare), its files not as its manifest says recorded as unproven (every entry of a
         folder is recorded: record.look_through takes a folder's entries from there)."""
         previous = self.previous
         old = {path: seen if path not in previous.pending else (*seen[:3], UNPROVEN) for path, seen in {**(previous.present or {}), **old_touched}.items()}
-        folders = {text.encode(): new}
+        folders = {manifest: new}
         if previous.marker:
             folders[previous.marker] = as_recorded(old, previous.folders)
         write_records(self.out_dir, folders)
