@@ -1,12 +1,13 @@
 """View models (pages/builder.py, term_page.py, view_models.py): each template gets one frozen
 dataclass, whose fields are its variables; the record pages are made by one helper."""
 
+import collections
 import dataclasses
 import random
 from pathlib import Path
 
 import pytest
-from conftest import STUDY_CONTENT
+from conftest import STUDY_CONTENT, run_cli
 
 from studysite import pipeline
 from studysite.diagnostics import Report
@@ -14,6 +15,7 @@ from studysite.incremental.early_start import make_renderer
 from studysite.incremental.page_sources import keyed_by_sources
 from studysite.output.assets import collect_assets
 from studysite.pages import term_page, view_models
+from studysite.pages.record_parts import PlaceMemo, RecordParts
 from studysite.text.markup import plain_text
 
 TEMPLATE_VIEWS = {
@@ -158,3 +160,32 @@ def test_two_pages_for_one_file_are_told_at_the_record_the_second_shows():
     report = Report()
     check_unique_paths(pages, report, lambda page: ())
     assert report.diagnostics[0].location.path == "nl/questions/a/index.html"
+
+
+def test_a_place_memo_makes_a_value_once_for_its_place_and_forgets_it_for_the_next():
+    memo, made = PlaceMemo(), []
+
+    def make(value):
+        made.append(value)
+        return value
+
+    assert memo.get(("nl", "gpu"), "q1", lambda: make("first")) == "first"
+    assert memo.get(("nl", "gpu"), "q1", lambda: make("again")) == "first"
+    assert memo.get(("nl", "cpu"), "q2", lambda: make("second")) == "second"
+    assert memo.get(("nl", "gpu"), "q1", lambda: make("anew")) == "anew"
+    assert made == ["first", "second", "anew"]
+
+
+def test_a_build_in_one_process_links_each_question_once_for_its_topics_pages(tmp_path, monkeypatch):
+    """The topic's page, practice page and question pages of a topic show the same linked
+    questions: rendered one after the other in one process too, each is linked once."""
+    linked, make = collections.Counter(), RecordParts._make_question_body
+
+    def counted(parts, lg, question_id, with_links):
+        linked[(lg.edition.language, question_id)] += with_links
+        return make(parts, lg, question_id, with_links)
+
+    monkeypatch.setattr(RecordParts, "_make_question_body", counted)
+    result = run_cli("build", "--content", STUDY_CONTENT, "--out", tmp_path / "site", "--no-search", "--jobs", "1")
+    assert result.status == 0, result.err
+    assert len(linked) > 10 and set(linked.values()) == {1}
