@@ -262,14 +262,15 @@ class _Indexer:
             path = PurePosixPath(file["path"])
             if path.is_absolute() or ".." in path.parts:
                 raise SearchIndexError(f"Pagefind named a file outside its folder: {file['path']}")
-            targets.append((os.fspath(folder / path), file["content"]))
-        for parent in sorted({os.path.dirname(target) for target, _ in targets}):
+            targets.append((file["path"], os.fspath(folder / path), file["content"]))
+        for parent in sorted({os.path.dirname(target) for _, target, _ in targets}):
             os.makedirs(parent, exist_ok=True)
-        for (target, content), file in zip(targets, self.files or [], strict=True):
+        for name, target, content in targets:
             data = base64.b64decode(content)
+            if name == ENTRY_FILE:
+                data = _deterministic_entry(data)
             write_new_file(target, data)
-            self.digests[file["path"]] = digest(data)
-        self.digests[ENTRY_FILE] = digest(_make_deterministic(folder / ENTRY_FILE))
+            self.digests[name] = digest(data)
 
 
 def _page_text(path: Path) -> str:
@@ -278,12 +279,10 @@ def _page_text(path: Path) -> str:
     return read_bytes(path).decode("utf-8")
 
 
-def _make_deterministic(entry_file: Path) -> bytes:
-    """Pagefind lists the index's languages in hash-map order; sort them so that two
-    builds of the same input are byte-identical. The bytes written."""
-    data = json.dumps(json.loads(entry_file.read_text(encoding="utf-8")), sort_keys=True, separators=(",", ":")).encode()
-    entry_file.write_bytes(data)
-    return data
+def _deterministic_entry(data: bytes) -> bytes:
+    """Pagefind's entry file with its languages sorted (Pagefind lists them in hash-map
+    order), so that two builds of the same input are byte-identical."""
+    return json.dumps(json.loads(data), sort_keys=True, separators=(",", ":")).encode()
 
 
 def languages_to_index(writer: SiteWriter, previous: Manifest) -> set[str]:
