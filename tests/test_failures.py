@@ -5,6 +5,7 @@ import os
 import re
 import signal
 import sqlite3
+import subprocess
 import tempfile
 import threading
 import time
@@ -71,12 +72,13 @@ def test_a_bug_in_a_worker_process_exits_4_with_the_workers_traceback_in_the_fil
     assert details.startswith("In a worker process:\nTraceback (most recent call last):") and "in broken" in details
 
 
-def test_a_build_that_fails_while_a_deck_is_made_aside_leaves_nothing_in_the_temporary_folder(make_content, tmp_path, monkeypatch):
-    """The process making the decks is killed when the build fails: what it had begun in the
-    temporary folder is removed by the build."""
-    temporary, begun = tmp_path / "temp", tmp_path / "deck-begun"
+def test_a_build_that_fails_while_a_deck_is_made_aside_leaves_nothing_behind(make_content, tmp_path, monkeypatch):
+    """The process making the decks is killed when the build fails: what it had begun in its
+    scratch folder is removed by the build, and nothing is left in the temporary folder."""
+    temporary, cache, begun = tmp_path / "temp", tmp_path / "cache", tmp_path / "deck-begun"
     temporary.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+    monkeypatch.setenv("STUDYSITE_CACHE_DIR", str(cache))
 
     def deck_held(database, notes):  # in the process aside, its collection written: held there until killed
         begun.touch()
@@ -86,11 +88,28 @@ def test_a_build_that_fails_while_a_deck_is_made_aside_leaves_nothing_in_the_tem
         deadline = time.monotonic() + 60
         while not begun.exists() and time.monotonic() < deadline:
             time.sleep(0.01)
-        assert any(temporary.rglob("collection.anki2")), "the deck's collection is in the temporary folder"
+        assert any(cache.rglob("decks-*.scratch/*/collection.anki2")), "the deck's collection is in the build's scratch folder"
         return 1 / 0
 
     monkeypatch.setattr(apkg, "settle_notes", deck_held)
     monkeypatch.setattr(Decks, "write", broken_once_the_deck_is_begun)
     result = run_cli("build", "--content", make_content(), "--out", tmp_path / "site", "--no-search", "--jobs", "2")
     assert result.status == 4 and "ZeroDivisionError" in result.err, result.err
-    assert begun.exists() and [p.name for p in temporary.iterdir() if p.name.startswith("studysite-deck")] == []
+    assert begun.exists() and list(temporary.iterdir()) == [] and list(cache.glob("*.scratch")) == []
+
+
+def test_a_build_removes_the_scratch_folder_a_build_killed_outright_left(make_content, tmp_path, monkeypatch):
+    """A build killed with SIGKILL cannot remove its scratch folder: the next build does, and
+    leaves alone that of a build still running."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("STUDYSITE_CACHE_DIR", str(cache))
+    ended = subprocess.Popen(["true"])
+    ended.wait()
+    left, running = cache / f"decks-{ended.pid}-abc.scratch", cache / f"decks-{os.getppid()}-def.scratch"
+    for folder in (left, running):
+        (folder / "studysite-deck-x").mkdir(parents=True)
+        (folder / "studysite-deck-x" / "collection.anki2").write_bytes(b"begun")
+    result = run_cli("build", "--content", make_content(), "--out", tmp_path / "site", "--no-search")
+    assert result.status == 0, result.err
+    assert not left.exists() and (running / "studysite-deck-x" / "collection.anki2").exists()
+    assert sorted(p.name for p in cache.glob("*.scratch")) == [running.name], "the build's own is removed as it ends"

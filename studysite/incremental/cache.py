@@ -32,6 +32,7 @@ import io
 import os
 import pickle
 import shutil
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
@@ -46,6 +47,7 @@ from studysite.incremental.checked_files import (
     Digesting,
     RestrictedUnpickler,
     load_checked,
+    process_running,
     read_checked,
     remove_temporary_files,
     save_checked,
@@ -190,6 +192,26 @@ class FileMemo:
         if self.made != self.kept:
             remove_temporary_files(self.path)
             save_checked(self.path, self.header, self.made)
+
+
+SCRATCH_SUFFIX = ".scratch"
+
+
+def scratch_folder(prefix: str) -> tempfile.TemporaryDirectory:
+    """A folder of this process's in the cache folder for what is made aside (its cleanup()
+    removes it), named by the process's id; those of processes no longer running (a build
+    killed outright cannot remove its own) are removed first. Where the cache folder cannot
+    be written: one in the system's temporary folder."""
+    folder = cache_folder()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for stale in folder.glob(f"{prefix}*{SCRATCH_SUFFIX}"):
+            owner = stale.name.removeprefix(prefix).split("-", 1)[0]
+            if not (owner.isdigit() and process_running(int(owner))):
+                shutil.rmtree(stale, ignore_errors=True)
+        return tempfile.TemporaryDirectory(prefix=f"{prefix}{os.getpid()}-", suffix=SCRATCH_SUFFIX, dir=folder)
+    except OSError:
+        return tempfile.TemporaryDirectory(prefix=f"studysite-{prefix}")
 
 
 @contextlib.contextmanager

@@ -42,11 +42,11 @@ def remove_temporary_files(path: Path) -> None:
     with contextlib.suppress(OSError):
         for stale in path.parent.glob(f"{path.name}.*.tmp"):
             writer = stale.name.removeprefix(path.name + ".").removesuffix(".tmp")
-            if not (writer.isdigit() and _running(int(writer))):
+            if not (writer.isdigit() and process_running(int(writer))):
                 stale.unlink(missing_ok=True)
 
 
-def _running(pid: int) -> bool:
+def process_running(pid: int) -> bool:
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

@@ -5,12 +5,12 @@ made of each question (NoteMemo)."""
 from __future__ import annotations
 
 import functools
-import tempfile
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 
 import jinja2
 
+from studysite.incremental.cache import scratch_folder
 from studysite.languages import language_name
 from studysite.memo import NO_MEMO, Memo
 from studysite.output.write import Manifest, SiteWriter
@@ -60,16 +60,17 @@ class Decks:
     the decks (an edited file's notes carry its new time in every language): at most jobs
     processes, each making its share of the languages' packages.
 
-    The packages are made in a scratch folder of this process's: a process aside stopped
-    while it makes one (the build failed or was interrupted) is killed, and cannot remove
-    what it made; leaving the with block removes the folder."""
+    The packages are made in a scratch folder of this process's, in the cache folder: a
+    process aside stopped while it makes one (the build failed or was interrupted) is
+    killed, and cannot remove what it made; leaving the with block removes the folder, and
+    the next build one that a build killed outright left."""
 
     def __init__(self, previous: Manifest, source: DeckSource, environments: Mapping[str, jinja2.Environment], note_memo: NoteMemoOpener, jobs: int = 1):
         self.source, self.environments, self.note_memo = source, environments, note_memo
         languages, children = list(source.content.site.languages), max(1, jobs) if previous.files else 1
         _name_term_language(source.content.site.term_language, languages)
         self._shares = [languages[index::children] for index in range(min(len(languages), children))]
-        self._scratch = tempfile.TemporaryDirectory(prefix="studysite-decks-")
+        self._scratch = scratch_folder("decks-")
         self._aside = Aside([functools.partial(self._make_each, previous, share) for share in self._shares], jobs, background=True)
 
     def __enter__(self) -> Decks:
