@@ -95,13 +95,48 @@ def test_the_standard_build_indexes_a_language_as_the_extended_one(sample_site: 
 
 
 def test_reading_pages_from_the_indexed_element_makes_the_index_read_from_html(sample_site: Path, tmp_path: Path, monkeypatch):
-    """ROOT_SELECTOR spares Pagefind the head and the header, and changes nothing it indexes."""
-    made, chosen = {}, search.ROOT_SELECTOR
-    for root in (chosen, "html"):  # html: Pagefind's own default
+    """ROOT_SELECTOR spares Pagefind the head and the header, and sending it only the indexed
+    part of each page spares it reading them: neither changes anything it indexes."""
+    made, chosen, sent = {}, search.ROOT_SELECTOR, search.indexed_part
+    for root, part in ((chosen, "part"), (chosen, "whole"), ("html", "whole")):  # html: Pagefind's own default
         monkeypatch.setattr(search, "ROOT_SELECTOR", root)
-        search.index_languages([search.LanguageIndex(language, sample_site, tmp_path / root / language) for language in ("nl", "fr")], jobs=2)
-        made[root] = files(tmp_path / root)
-    assert made[chosen] == made["html"] == made_by_pagefind(sample_site / "pagefind")
+        monkeypatch.setattr(search, "indexed_part", sent if part == "part" else lambda page: page)
+        folder = tmp_path / f"{root}-{part}"
+        search.index_languages([search.LanguageIndex(language, sample_site, folder / language) for language in ("nl", "fr")], jobs=2)
+        made[folder.name] = files(folder)
+    assert made[f"{chosen}-part"] == made[f"{chosen}-whole"] == made["html-whole"] == made_by_pagefind(sample_site / "pagefind")
+
+
+PAGE = b"""<!DOCTYPE html>
+<html lang="nl" dir="ltr">
+<head><title>Vraag</title></head>
+<body><header><nav>menu</nav></header>
+<main id="main" data-pagefind-body data-pagefind-meta="kind:Vraag">
+<h1>Vraag</h1>
+</main>
+<footer>voet</footer>
+</body>
+</html>
+"""
+
+
+def test_pagefind_is_sent_the_html_tag_and_the_main_element_of_a_page():
+    assert search.indexed_part(PAGE) == (
+        b'<html lang="nl" dir="ltr"><body><main id="main" data-pagefind-body data-pagefind-meta="kind:Vraag">\n<h1>Vraag</h1>\n</main></body></html>'
+    )
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        PAGE.replace(b"<main id=\"main\" data-pagefind-body", b"<main id=\"main\"").replace(b"<h1>", b"<h1 data-pagefind-body>"),  # indexed elsewhere
+        PAGE.replace(b"<footer>", b"<footer data-pagefind-body>"),  # more than one indexed element
+        PAGE.replace(b"<footer>voet</footer>", b"<main>voet</main>"),  # more than one main
+        PAGE.replace(b"<html lang", b"<htm lang"),  # no html tag
+    ],
+)
+def test_a_page_made_otherwise_is_sent_whole(page):
+    assert search.indexed_part(page) == page
 
 
 def indexed_texts(index: Path) -> dict[str, str]:
