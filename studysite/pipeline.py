@@ -248,9 +248,9 @@ def write_site(
     files; and keep() done while the pages are rendered (the model saved for the next build)."""
     content, previous = loaded.content, writer.previous
     progress = Progress("Rendering pages", len(loaded.pages), started)
-    sitemaps = [] if decks is None else [functools.partial(write_sitemaps, renderer=renderer, pages=loaded.pages)]
+    made_aside = [] if decks is None else [decks.write_taken, functools.partial(write_sitemaps, renderer=renderer, pages=loaded.pages)]
     todo = pages_to_render(loaded.pages, page_keys, writer.reuse)
-    alongside = [*sitemaps, lambda _writer: keep()]  # keep() writes nothing of the site
+    alongside = [*made_aside, lambda _writer: keep()]  # keep() writes nothing of the site
     group_of = functools.partial(work_group, content)
     render_pages(writer, renderer, todo, len(loaded.pages) - len(todo), options.processes, group_of, progress.show, alongside)
     progress.clear()

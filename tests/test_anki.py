@@ -9,6 +9,7 @@ import os
 import re
 import shutil
 import sqlite3
+import time
 import zipfile
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
@@ -276,6 +277,41 @@ def test_the_decks_are_begun_before_the_graph_is_made(monkeypatch, tmp_path: Pat
     shutil.copytree(STUDY_CONTENT, tmp_path / "content")
     assert run_cli("build", "--content", tmp_path / "content", "--out", tmp_path / "site", "--no-search").status == 0
     assert events == ["decks", "graph"]
+    assert all(read_deck(deck_file(tmp_path / "site", lang), tmp_path).notes for lang in LANGUAGES)
+
+
+def test_the_languages_the_decks_process_aside_has_not_begun_are_made_by_the_build(monkeypatch, tmp_path: Path):
+    """The process aside, which yields the processor to the build's, makes the languages in
+    turn; the build's render queue takes those not yet begun first, at its own priority.
+    Here the process aside holds its first language until another process has begun the
+    second (without the queue's part, it would wait 60 s and then make both)."""
+    from studysite.incremental.decks import Decks
+
+    made_by, make, write_taken = tmp_path / "made-by", Decks._make, Decks.write_taken
+    made_by.mkdir()
+
+    def until(path: Path) -> None:
+        deadline = time.monotonic() + 60
+        while not path.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+    def make_noted(self, language):
+        (made_by / language).write_text(str(os.getpid()))
+        if language == LANGUAGES[0]:
+            until(made_by / LANGUAGES[1])
+        return make(self, language)
+
+    def taken_once_the_first_is_begun(self, writer):
+        until(made_by / LANGUAGES[0])
+        return write_taken(self, writer)
+
+    monkeypatch.setattr(Decks, "_make", make_noted)
+    monkeypatch.setattr(Decks, "write_taken", taken_once_the_first_is_begun)
+    shutil.copytree(STUDY_CONTENT, tmp_path / "content")
+    started = time.monotonic()
+    assert run_cli("build", "--content", tmp_path / "content", "--out", tmp_path / "site", "--no-search", "--jobs", "2").status == 0
+    makers = {language: int((made_by / language).read_text()) for language in LANGUAGES}
+    assert makers[LANGUAGES[0]] != makers[LANGUAGES[1]] and time.monotonic() - started < 60, makers
     assert all(read_deck(deck_file(tmp_path / "site", lang), tmp_path).notes for lang in LANGUAGES)
 
 

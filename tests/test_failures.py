@@ -37,8 +37,14 @@ def test_a_full_temporary_folder_for_the_decks_database_exits_3_saying_so(make_c
     assert not (tmp_path / "site").exists()
 
 
+def in_a_process_aside(monkeypatch, broken) -> None:
+    """The decks' process aside broken there; the build's own process makes decks as before."""
+    build, made_here = os.getpid(), Decks._make_taken
+    monkeypatch.setattr(Decks, "_make_taken", lambda self: made_here(self) if os.getpid() == build else broken(self))
+
+
 def test_a_worker_killed_by_the_system_exits_3_saying_so(make_content, tmp_path, monkeypatch):
-    monkeypatch.setattr(Decks, "_make_each", lambda self, previous, share: os.kill(os.getpid(), signal.SIGKILL))
+    in_a_process_aside(monkeypatch, lambda self: os.kill(os.getpid(), signal.SIGKILL))
     result = run_cli("build", "--content", make_content(), "--out", tmp_path / "site", "--no-search", "--jobs", "2")
     assert result.status == 3 and result.err.startswith("error: a worker process was stopped by SIGKILL, perhaps because the system ran short"), result.err
 
@@ -62,10 +68,10 @@ def test_a_bug_exits_4_with_one_sentence_and_the_details_in_a_file(make_content,
 
 
 def test_a_bug_in_a_worker_process_exits_4_with_the_workers_traceback_in_the_file(make_content, tmp_path, monkeypatch):
-    def broken(self, previous, share):
+    def broken(self):
         return {}["no such key"]
 
-    monkeypatch.setattr(Decks, "_make_each", broken)
+    in_a_process_aside(monkeypatch, broken)
     result = run_cli("build", "--content", make_content(), "--out", tmp_path / "site", "--no-search", "--jobs", "2")
     assert result.status == 4 and "KeyError: 'no such key'" in result.err
     details = crash_report_of(result.err)
@@ -80,7 +86,15 @@ def test_a_build_that_fails_while_a_deck_is_made_aside_leaves_nothing_behind(mak
     monkeypatch.setattr(tempfile, "tempdir", str(temporary))
     monkeypatch.setenv("STUDYSITE_CACHE_DIR", str(cache))
 
+    aside, settle, holding = Decks._make_taken, apkg.settle_notes, []
+
+    def taken_aside(decks):  # the decks' process aside alone: the render queue's decks are made as ever
+        holding.append(True)
+        return aside(decks)
+
     def deck_held(database, notes):  # in the process aside, its collection written: held there until killed
+        if not holding:
+            return settle(database, notes)
         begun.touch()
         threading.Event().wait()
 
@@ -91,6 +105,7 @@ def test_a_build_that_fails_while_a_deck_is_made_aside_leaves_nothing_behind(mak
         assert any(cache.rglob("decks-*.scratch/*/collection.anki2")), "the deck's collection is in the build's scratch folder"
         return 1 / 0
 
+    monkeypatch.setattr(Decks, "_make_taken", taken_aside)
     monkeypatch.setattr(apkg, "settle_notes", deck_held)
     monkeypatch.setattr(Decks, "write", broken_once_the_deck_is_begun)
     result = run_cli("build", "--content", make_content(), "--out", tmp_path / "site", "--no-search", "--jobs", "2")
