@@ -38,9 +38,18 @@ def as_environment_error(error: BaseException) -> OSError | None:
         return OSError(errno.ENOMEM, "there is not enough memory")
     code = getattr(error, "sqlite_errorcode", None)
     if type(error).__module__ == "sqlite3" and isinstance(code, int) and code & 0xFF in SQLITE_ENVIRONMENT:
-        where = f"SQLite, making an Anki deck in the temporary folder '{tempfile.gettempdir()}' (TMPDIR chooses another)"
+        folder, setting = deck_folder(error)
+        where = f"SQLite, making an Anki deck in '{folder}' ({setting} chooses another)"
         return OSError(SQLITE_ENVIRONMENT[code & 0xFF], f"{error} ({where})")
     return None
+
+
+def deck_folder(error: BaseException) -> tuple[str, str]:
+    """The folder a deck's SQLite error was met in (apkg.write_package notes it), and what
+    chooses it: the build cache's scratch folder, else the system's temporary folder."""
+    folder, temporary = getattr(error, "deck_folder", None) or tempfile.gettempdir(), Path(tempfile.gettempdir())
+    setting = "TMPDIR" if temporary in (Path(folder), Path(folder).parent) else "STUDYSITE_CACHE_DIR"
+    return folder, setting
 
 
 def worker_outcome(error: Exception) -> Exception:

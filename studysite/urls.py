@@ -87,6 +87,15 @@ def search_index_folder(language: str) -> str:
     return f"{SEARCH_INDEX_FOLDER}/{language}"
 
 
+SEARCH_PART_PREFIX = "part-"  # a language's index in parts: part-2/, part-3/... inside its folder
+
+
+def search_index_part(number: int) -> str:
+    """The folder of a language's index part (from 2; the first is the language's index
+    folder itself), relative to that folder."""
+    return f"{SEARCH_PART_PREFIX}{number}"
+
+
 def search_index(language: str) -> str:
     """The script of a language's search bundle, which its search page loads."""
     return search_index_folder(language) + "/pagefind.js"

@@ -20,9 +20,9 @@ from studysite.study import apkg
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
-def test_a_full_temporary_folder_for_the_decks_database_exits_3_saying_so(make_content, tmp_path, monkeypatch, jobs):
-    """SQLite says its database is full (here: a page limit, as a full TMPDIR does), in a
-    worker process or not."""
+def test_a_full_folder_for_the_decks_database_exits_3_saying_so(make_content, tmp_path, monkeypatch, jobs):
+    """SQLite says its database is full (here: a page limit, as a full disk under the build
+    cache does), in a worker process or not, and the message names the folder."""
     real_connect = sqlite3.connect
 
     def full(*args, **kwargs):
@@ -33,7 +33,7 @@ def test_a_full_temporary_folder_for_the_decks_database_exits_3_saying_so(make_c
     monkeypatch.setattr(sqlite3, "connect", full)
     result = run_cli("build", "--content", make_content(), "--out", tmp_path / "site", "--no-search", "--jobs", jobs)
     assert result.status == 3, result.err
-    assert re.fullmatch(r"error: database or disk is full \(SQLite, making an Anki deck in the temporary folder '.+' \(TMPDIR chooses another\)\); the previous site is unchanged\.\n", result.err)
+    assert re.fullmatch(r"error: database or disk is full \(SQLite, making an Anki deck in '.+\.scratch' \(STUDYSITE_CACHE_DIR chooses another\)\); the previous site is unchanged\.\n", result.err)
     assert not (tmp_path / "site").exists()
 
 

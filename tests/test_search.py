@@ -187,13 +187,15 @@ def test_a_build_whose_pagefind_is_stopped_by_a_signal_exits_3(tmp_path: Path, m
 
 
 def test_a_build_over_its_file_size_limit_exits_3(tmp_path: Path):
-    """The index's files are written by the build, which the limit refuses (EFBIG; Python
-    ignores SIGXFSZ) as a full disk would."""
+    """The build's files (the assets, the index's, a deck's database) are refused by the
+    limit (EFBIG; Python ignores SIGXFSZ) as a full disk would: whichever is first, it is
+    told in a sentence, without a traceback."""
     limit = "import resource, sys; resource.setrlimit(resource.RLIMIT_FSIZE, (40_000, 40_000)); from studysite.cli import main; sys.exit(main(sys.argv[1:]))"
     command = [sys.executable, "-c", limit, "build", "--content", str(STUDY_CONTENT), "--out", str(tmp_path / "site")]
     result = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert result.returncode == 3, result.stderr
-    assert "File too large" in result.stderr and "Traceback" not in result.stderr
+    told = ("error: File too large;", "error: disk I/O error (SQLite, making an Anki deck in ")
+    assert result.stderr.startswith(told) and "Traceback" not in result.stderr, result.stderr
 
 
 def test_an_answer_pagefind_did_not_make_is_an_index_error_not_a_traceback(sample_site: Path, tmp_path: Path, monkeypatch, capsys):

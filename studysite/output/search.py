@@ -326,12 +326,6 @@ def in_parts(pages: list[tuple[str, Path]], most: int) -> list[list[tuple[str, P
     return parts
 
 
-def part_folder(number: int) -> str:
-    """The folder of a language's index part (from 2; the first is the language's index
-    folder itself), relative to that folder."""
-    return f"part-{number}"
-
-
 def index_site(writer: SiteWriter, out_dir: Path, previous: Manifest, languages: tuple[str, ...], jobs: int) -> None:
     """A search index per language: the previous one when none of the language's indexed
     pages changed and it is all there, else a new one made by Pagefind, in parts of at
@@ -356,9 +350,9 @@ def index_site(writer: SiteWriter, out_dir: Path, previous: Manifest, languages:
         if not pages:  # a language none of whose records is shown (fallback: skip): its search page says there is no index
             continue
         parts = in_parts(pages, PAGES_PER_PART)
-        others = [part_folder(number) + "/" for number in range(2, len(parts) + 1)]
+        others = [urls.search_index_part(number) + "/" for number in range(2, len(parts) + 1)]
         writer.write(f"{folder}/{PARTS_FILE}", json.dumps(others).encode())
         for number, part in enumerate(parts, start=1):
-            output = writer.temp_dir / folder / (part_folder(number) if number > 1 else "")
+            output = writer.temp_dir / folder / (urls.search_index_part(number) if number > 1 else "")
             indexes.append(LanguageIndex(language, writer.temp_dir, output, tuple(part)))
     index_languages(indexes, jobs, made=lambda index, digests: writer.record_tool_output(index.output_dir, digests))

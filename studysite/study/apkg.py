@@ -139,16 +139,20 @@ def write_package(plan: DeckPlan, scratch: str | None = None) -> bytes:
     for note in plan.notes:
         decks[note.deck].add_note(genanki.Note(model=models[note.model], fields=list(note.fields), tags=list(note.tags), guid=note.guid))
     timestamp = max((note.modified for note in plan.notes), default=0)  # the note types' time
-    with tempfile.TemporaryDirectory(prefix="studysite-deck-", dir=scratch) as folder:  # on disk: a large deck stays out of memory
-        made, database = Path(folder) / "genanki.apkg", Path(folder) / "collection.anki2"
-        with scratch_files_in(folder):
-            genanki.Package(list(decks.values())).write_to_file(str(made), timestamp=timestamp)
-        with zipfile.ZipFile(made) as package, package.open("collection.anki2") as collection, database.open("wb") as copy:
-            while chunk := collection.read(1 << 20):
-                copy.write(chunk)
-        made.unlink()
-        settle_notes(database, plan.notes)
-        return zip_package(database, [(name, media_bytes(Path(plan.media_root), source)) for name, source in plan.media])
+    try:
+        with tempfile.TemporaryDirectory(prefix="studysite-deck-", dir=scratch) as folder:  # on disk: a large deck stays out of memory
+            made, database = Path(folder) / "genanki.apkg", Path(folder) / "collection.anki2"
+            with scratch_files_in(folder):
+                genanki.Package(list(decks.values())).write_to_file(str(made), timestamp=timestamp)
+            with zipfile.ZipFile(made) as package, package.open("collection.anki2") as collection, database.open("wb") as copy:
+                while chunk := collection.read(1 << 20):
+                    copy.write(chunk)
+            made.unlink()
+            settle_notes(database, plan.notes)
+            return zip_package(database, [(name, media_bytes(Path(plan.media_root), source)) for name, source in plan.media])
+    except sqlite3.Error as error:
+        error.deck_folder = scratch or tempfile.gettempdir()  # where SQLite wrote: failures.as_environment_error names it
+        raise
 
 
 @contextlib.contextmanager
@@ -157,7 +161,8 @@ def scratch_files_in(folder: str) -> Iterator[None]:
     makes its copy of the collection with tempfile.mkstemp() and never deletes it: in our
     folder, it goes with it. tempfile.tempdir is the documented way to choose that folder;
     nothing else runs meanwhile in a deck's process (or, building with one job, in the build's,
-    which writes the decks before it starts the search index's threads)."""
+    which writes the decks before it starts the search index's threads; nor in a render
+    process that takes a deck, whole, from its queue)."""
     before = tempfile.tempdir
     tempfile.tempdir = folder
     try:

@@ -42,7 +42,7 @@ PASS_THROUGH = (".apkg", WORKER)  # downloads are saved by the browser; the work
 VISITED_LIMIT = 200  # pages and files kept because a reader opened them, beyond which the oldest go
 VISITED_DAYS = 30  # how long such a file is kept after it was last fetched
 # Pagefind's own UI, in any part of an index: the search page does not load it
-_SEARCH_UI = re.compile(r"(?:part-\d+/)?pagefind-(?:(?:component-|modular-)?ui|highlight)\.")
+_SEARCH_UI = re.compile(rf"(?:{re.escape(urls.SEARCH_PART_PREFIX)}\d+/)?pagefind-(?:(?:component-|modular-)?ui|highlight)\.")
 
 
 def page_list_path(language: str) -> str:
