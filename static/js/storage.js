@@ -199,7 +199,12 @@ function defaultStorage() {
 function appendInOrder(list, entry) {
   const last = list[list.length - 1];
   list.push(last && last.time > entry.time ? { ...entry, time: last.time } : entry);
-  if (list.length > MAX_ATTEMPTS) list.splice(0, list.length - MAX_ATTEMPTS);
+  keepLast(list, MAX_ATTEMPTS);
+}
+
+/* The list cut, in place, to its last `most` entries: the oldest go first. */
+function keepLast(list, most) {
+  if (list.length > most) list.splice(0, list.length - most);
 }
 
 export class Store {
@@ -314,7 +319,7 @@ export class Store {
     if (!kept) return false;
     this.update((record) => {
       record.exams.push(kept);
-      if (record.exams.length > MAX_EXAMS) record.exams.splice(0, record.exams.length - MAX_EXAMS);
+      keepLast(record.exams, MAX_EXAMS);
     });
     return true;
   }
@@ -342,7 +347,7 @@ export class Store {
         const list = record.attempts[id] || (record.attempts[id] = []);
         list.push({ ...answer });
         list.sort((a, b) => a.time - b.time);
-        if (list.length > MAX_ATTEMPTS) list.splice(0, list.length - MAX_ATTEMPTS);
+        keepLast(list, MAX_ATTEMPTS);
       }
     });
   }
