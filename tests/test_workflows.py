@@ -54,3 +54,10 @@ def test_the_deploy_uses_the_official_actions_pinned_as_a_new_sites_workflow_pin
     used = uses_of(WORKFLOWS / "pages.yml")
     official = [name for name in used if name.split("@")[0] in {repository for repository, _, _ in scaffold.ACTIONS.values()}]
     assert official and set(official) <= pinned, f"pages.yml's official actions differ from scaffold.ACTIONS: {official}"
+
+
+def test_every_action_of_the_repositorys_workflows_is_pinned_to_a_commit():
+    """A tag can be moved to other code; a commit cannot (the tag it stands for in a comment)."""
+    for workflow in sorted(WORKFLOWS.glob("*.yml")):
+        floating = [name for name in uses_of(workflow) if not re.fullmatch(r"[\w.-]+/[\w.-]+@[0-9a-f]{40}", name)]
+        assert floating == [], f"{workflow.name}: {floating}"
