@@ -4,7 +4,7 @@ made of each question (NoteMemo)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager
 
 import jinja2
@@ -98,16 +98,21 @@ class Decks:
         same = self.previous.inputs.get(plan.path) == key and plan.path in self.previous.files
         return plan.path, key, None if same else write_package(plan, self._scratch.name)
 
+    def _taken(self) -> Iterator[tuple[str, tuple[str, str, bytes | None]]]:
+        """Each language this process takes, until none is left, with its package made."""
+        for number in self._tasks:
+            yield self._languages[number], self._make(self._languages[number])
+
     def _make_taken(self) -> dict[str, tuple[str, str, bytes | None]]:
-        """The packages of the languages this process aside takes, until none is left."""
-        return {self._languages[number]: self._make(self._languages[number]) for number in self._tasks}
+        """The packages of the languages this process aside takes."""
+        return dict(self._taken())
 
     def write_taken(self, writer: SiteWriter) -> None:
-        """The packages of the languages this process takes, until none is left, into the
-        writer: work the render queue takes first (pipeline.write_site), and the build's
-        own once it needs them all."""
-        for number in self._tasks:
-            self._write(writer, self._languages[number], self._make(self._languages[number]))
+        """The packages of the languages this process takes into the writer, each as it is
+        made: work the render queue takes first (pipeline.write_site), and the build's own
+        once it needs them all."""
+        for language, made in self._taken():
+            self._write(writer, language, made)
 
     def write(self, writer: SiteWriter) -> None:
         """Every package into the writer: those of the languages not yet begun made here."""
