@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable
+from array import array
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import BinaryIO
+
+Buffer = bytes | bytearray | memoryview | array  # what os.write takes
 
 _READ = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 _NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
@@ -127,25 +130,26 @@ def _read_all(descriptor: int) -> bytes:
     return b"".join(chunks)
 
 
-def write_new_file(path: str | int, data: bytes) -> None:
-    """A new file of these bytes (or one that replaces a file of that name); given an open
-    file's descriptor, its bytes replaced by these."""
+def write_new_file(path: str | int, *chunks: Buffer) -> None:
+    """A new file of these bytes, one chunk after the other (or one that replaces a file of
+    that name); given an open file's descriptor, its bytes replaced by these."""
     if isinstance(path, int):
         os.ftruncate(path, 0)
         os.lseek(path, 0, os.SEEK_SET)
-        _write_all(path, data)
+        _write_all(path, chunks)
         return
     descriptor = os.open(path, _NEW_FILE, 0o666)
     try:
-        _write_all(descriptor, data)
+        _write_all(descriptor, chunks)
     finally:
         os.close(descriptor)
 
 
-def _write_all(descriptor: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(descriptor, view) :]
+def _write_all(descriptor: int, chunks: Iterable[Buffer]) -> None:
+    for chunk in chunks:
+        view = memoryview(chunk).cast("B")  # by bytes, whatever the items (an array of integers)
+        while view:
+            view = view[os.write(descriptor, view) :]
 
 
 def write_whole(path: Path, write: Callable[[BinaryIO], None], temporary: Path | None = None) -> None:

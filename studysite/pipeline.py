@@ -223,7 +223,7 @@ def build(options: Options, cache: BuildCache | None = None, guard: CommitGuard 
         )
         with SiteWriter(options.out_dir, previous, in_place=True, spare=alongside.spare()) as writer:
             write_site(writer, options, loaded, alongside.renderer, page_keys, alongside.assets, started, alongside.decks, keep)
-            built = BuiltSite(options, loaded, alongside.renderer, page_keys, dict(writer.written), dict(writer.inputs))
+            built = BuiltSite(options, loaded, alongside.renderer, page_keys, writer.written, writer.inputs)  # the writer is done with them
             with guard(built) if guard is not None else nullcontext():
                 writer.commit()
             remember_build(cache, options.out_dir, inputs.digest, len(loaded.pages), len(loaded.content.site.languages), report)

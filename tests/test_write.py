@@ -14,7 +14,7 @@ import pytest
 from conftest import ROOT, STUDY_CONTENT, run_cli
 
 from studysite.incremental.cache import cache_lock_file
-from studysite.output import commit, lock, manifest
+from studysite.output import commit, lock, manifest, record
 from studysite.output.lock import build_lock
 from studysite.output.record import UNPROVEN, read_records, recorded, write_records
 from studysite.output.write import MARKER, PENDING, Manifest, OutputError, SiteWriter, check_output_folder, read_manifest
@@ -391,7 +391,7 @@ def test_the_record_keeps_every_entry_of_each_folder_and_a_damaged_one_is_no_rec
     out = tmp_path / "site"
     out.mkdir()
     entries = {"index.html": (1, 2, 3, 4), "nl/": (5, 6, 7, UNPROVEN), "é\nline.html": (8, 9, 10, 11), "bad-\udcff.txt": (12, 13, 14, 15), "/": (0, 0, 0, 0)}
-    write_records(out, {b"manifest": entries, b"other": {}})
+    write_records(out, {record.manifest_digest(b"manifest"): entries, record.manifest_digest(b"other"): {}})
     kept = read_records(out)
     assert recorded(kept, b"manifest") == entries and recorded(kept, b"other") == {}
     lock = tmp_path / ".site.studysite-lock"
@@ -399,3 +399,22 @@ def test_the_record_keeps_every_entry_of_each_folder_and_a_damaged_one_is_no_rec
     for damaged in (whole[:-3], whole[:30], b"{}", whole.replace(b"[", b"{", 1)):
         lock.write_bytes(damaged)
         assert read_records(out) == {}
+
+
+def test_a_folder_just_built_is_recorded_packed_as_its_listing_would_be(tmp_path):
+    """The commit records the new folder straight into the record file's form (packed_listing),
+    without a dict of it: the record read back is what look_through, vouched and as_recorded
+    make of the same folder."""
+    folder = tmp_path / "new"
+    for path in ("index.html", "nl/index.html", "nl/questions/q1/index.html", "é/deep/er/file.json"):
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).write_text(path)
+    listing = record.look_through(folder)
+    out = tmp_path / "site"
+    out.mkdir()
+    for clock in (0, 1 << 62):  # every entry changed within the clock's tick (unproven), or none
+        expected = record.as_recorded(record.vouched(listing.files, clock), record.vouched(listing.folders, clock))
+        assert len(expected) == 11 and {found[3] == UNPROVEN for found in expected.values()} == {clock == 0}
+        write_records(out, {record.manifest_digest(b"manifest"): record.packed_listing(folder, clock), record.manifest_digest(b"before"): {"a.html": (1, 2, 3, 4)}})
+        kept = read_records(out)
+        assert recorded(kept, b"manifest") == expected and recorded(kept, b"before") == {"a.html": (1, 2, 3, 4)}
