@@ -29,10 +29,14 @@ def render_pages(
     """Render and write the pages to do (the other `carried` pages of the site are carried
     over as they were), and do the other work alongside: each is given the writer, for
     the files it writes (the sitemaps) or none (the kept model saved). With jobs > 1 and
-    many pages to render, forked workers and this process take that work and batches of
-    pages (each work group whole: group_of, work_group's) in turn, each as it is free (a fork for the work alone would copy every page of
-    memory that it or the build touches: at 5,000 questions, 40,000 pages while saving the
-    model); with few, the pages are rendered here while a process aside takes the work.
+    many pages to render, forked workers take that work first, then, with this process,
+    batches of pages (each work group whole: group_of, work_group's) in turn, each as it is
+    free (a fork for the work alone would copy every page of memory that it or the build
+    touches: at 5,000 questions, 40,000 pages while saving the model). The work alongside
+    is left to the workers: what it leaves in memory (a language's deck, 57 MiB at 20,000
+    questions in three languages) ends with them, where this process, the build's largest,
+    would hold it to the end. With few pages, they are rendered here while a process aside
+    takes the work.
 
     Page paths were checked unique in phase one, so workers write side by side into the
     temporary folder and send back what they wrote; the first failure stops the build."""
@@ -41,10 +45,10 @@ def render_pages(
         _render_alone(writer, renderer, in_groups, alongside, progress, carried, jobs)
         return
     renderer.load_templates(item.page for item in todo)
-    works = [*alongside, *(functools.partial(render_here, renderer=renderer, todo=batch) for batch in batches_of(todo, group_of))]
-    tasks = Tasks(len(works))
-    workers = [functools.partial(_take_works, writer, works, tasks) for _ in range(jobs - 1)]
-    mine = functools.partial(_take_works, writer, works, tasks, progress, carried, jobs)  # the workers keep about the same pace
+    batches = [functools.partial(render_here, renderer=renderer, todo=batch) for batch in batches_of(todo, group_of)]
+    pages, work = (batches, Tasks(len(batches))), (alongside, Tasks(len(alongside)))
+    workers = [functools.partial(_take_works, writer, [work, pages]) for _ in range(jobs - 1)]
+    mine = functools.partial(_take_works, writer, [pages], progress, carried, jobs)  # the workers keep about the same pace
     for outcome in share_out_work([mine, *workers])[1:]:
         writer.merge(*outcome)
 
@@ -73,9 +77,9 @@ def _render_alone(
     with this process once the pages are done (with one job, this process does it all);
     what the process aside wrote is then taken into the writer."""
     tasks = Tasks(len(alongside))
-    with Aside([functools.partial(_take_works, writer, alongside, tasks)] if alongside else [], jobs, background=True) as aside:
+    with Aside([functools.partial(_take_works, writer, [(alongside, tasks)])] if alongside else [], jobs, background=True) as aside:
         render_here(writer, renderer, todo, progress, carried)
-        _take_works(writer, alongside, tasks)
+        _take_works(writer, [(alongside, tasks)])
         outcomes = aside.results()
     for outcome in outcomes:
         writer.merge(*outcome)
@@ -116,24 +120,26 @@ def batches_of(todo: list[Render], group_of: Callable[[Page], str]) -> list[list
 
 def _take_works(
     writer: SiteWriter,
-    works: list[Callable[[SiteWriter], None]],
-    tasks: Tasks,
+    queues: Sequence[tuple[Sequence[Callable[[SiteWriter], None]], Tasks]],
     progress: Callable[[int], None] | None = None,
     carried: int = 0,
     scale: int = 1,
 ) -> tuple[dict, dict, int]:
-    """The works this process takes, done into the writer's temporary folder; what they
+    """The works this process takes from each queue in turn (its works, and the numbers
+    the processes take of them), done into the writer's temporary folder; what they
     wrote, to go to the parent's writer (a forked worker's writer is its own copy). progress
     is told, after each work, the pages done of all: carried over, or made here and, at the
     same pace, by the other workers."""
     before, changed = set(writer.written), writer.changed
-    try:
-        for number in tasks:
-            works[number](writer)
-            if progress is not None:
-                progress(carried + (len(writer.written) - len(before)) * scale)
-    except BaseException:
-        tasks.drain()  # the build fails: the other workers stop after the work they have
-        raise
+    for works, tasks in queues:
+        try:
+            for number in tasks:
+                works[number](writer)
+                if progress is not None:
+                    progress(carried + (len(writer.written) - len(before)) * scale)
+        except BaseException:
+            for _, every in queues:
+                every.drain()  # the build fails: the other workers stop after the work they have
+            raise
     written = {p: d for p, d in writer.written.items() if p not in before}
     return written, {p: writer.inputs[p] for p in written if p in writer.inputs}, writer.changed - changed
