@@ -234,7 +234,8 @@ class Packed:
     """A folder's record as the record file holds it: its paths, UTF-8 and separated by NUL,
     and four 64-bit integers each (what lstat said). Read straight from a folder just built
     (packed_listing), it costs some 40 bytes an entry, where a dict of tuples costs some
-    400: at 372,000 pages the commit held 650 MB more for a dict."""
+    400: at 20,000 questions in three languages (225,000 entries) the commit's memory grew
+    by 134 MiB with the dicts, 36 MiB without."""
 
     def __init__(self) -> None:
         self.count, self.paths, self.numbers = 0, bytearray(), array("q")

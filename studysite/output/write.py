@@ -251,7 +251,7 @@ class SiteWriter:
         spare, manifest = spare_folder(self.out_dir), _manifest_bytes(self.written, self.inputs)
         touched = complete_spare(spare, self.temp_dir, self.out_dir, self.written, self.spare, manifest)
         record_name = manifest_digest(manifest)
-        del manifest  # written: let go before the folder is read (at 372,000 pages, 170 MB)
+        del manifest  # written: let go before the folder is read (30 MB at 20,000 questions in three languages)
         clock = disk_clock(self.out_dir)
         kept = {path: seen for path, seen in (self.spare.present or {}).items() if path in self.written and path not in touched}
         new = kept | lstat_files(spare, (touched & self.written.keys()) | {MARKER}, clock)
@@ -266,7 +266,7 @@ class SiteWriter:
         manifest = _manifest_bytes(self.written, self.inputs)
         (self.temp_dir / MARKER).write_bytes(manifest)
         record_name = manifest_digest(manifest)
-        del manifest  # written: let go before the folder is read (at 372,000 pages, 170 MB)
+        del manifest  # written: let go before the folder is read (30 MB at 20,000 questions in three languages)
         (self.temp_dir / TEMP_MARKER).unlink()
         clock = disk_clock(self.out_dir)
         old = look_through(self.out_dir).files if self.previous.marker else {}  # hard links were made to every file
@@ -275,9 +275,10 @@ class SiteWriter:
         self.committed = True
 
     def _record(self, record_name: str, new: dict[str, Seen] | Packed, old_touched: dict[str, Seen]) -> None:
-        """Record both folders: the new one (by its manifest's digest), and the previous output (which the exchange makes
-        the spare), its files not as its manifest says recorded as unproven (every entry of a
-        folder is recorded: record.look_through takes a folder's entries from there)."""
+        """Record both folders, each by its manifest's digest: the new one, and the previous
+        output (which the exchange makes the spare), its files not as its manifest says
+        recorded as unproven (every entry of a folder is recorded: record.look_through takes
+        a folder's entries from there)."""
         previous = self.previous
         old = {path: seen if path not in previous.pending else (*seen[:3], UNPROVEN) for path, seen in {**(previous.present or {}), **old_touched}.items()}
         folders = {record_name: new}
