@@ -34,8 +34,8 @@ def render_pages(
     free (a fork for the work alone would copy every page of memory that it or the build
     touches: at 5,000 questions, 40,000 pages while saving the model). The work alongside
     is left to the workers: what it leaves in memory (a language's deck, 57 MiB at 20,000
-    questions in three languages) ends with them, where this process, the build's largest,
-    would hold it to the end. With few pages, they are rendered here while a process aside
+    questions in three languages) ends with them, where this process, which lives on to the
+    search index and the commit, would hold it to the end. With few pages, they are rendered here while a process aside
     takes the work.
 
     Page paths were checked unique in phase one, so workers write side by side into the
@@ -46,9 +46,9 @@ def render_pages(
         return
     renderer.load_templates(item.page for item in todo)
     batches = [functools.partial(render_here, renderer=renderer, todo=batch) for batch in batches_of(todo, group_of)]
-    pages, work = (batches, Tasks(len(batches))), (alongside, Tasks(len(alongside)))
-    workers = [functools.partial(_take_works, writer, [work, pages]) for _ in range(jobs - 1)]
-    mine = functools.partial(_take_works, writer, [pages], progress, carried, jobs)  # the workers keep about the same pace
+    page_queue, alongside_queue = (batches, Tasks(len(batches))), (alongside, Tasks(len(alongside)))
+    workers = [functools.partial(_take_works, writer, [alongside_queue, page_queue]) for _ in range(jobs - 1)]
+    mine = functools.partial(_take_works, writer, [page_queue], progress, carried, jobs)  # the workers keep about the same pace
     for outcome in share_out_work([mine, *workers])[1:]:
         writer.merge(*outcome)
 
