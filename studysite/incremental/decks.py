@@ -60,7 +60,7 @@ class Decks:
     processes. Each process takes the languages one by one, whichever is next; so does the
     build once it needs the packages: the processes aside yield the processor to the
     build's (Aside's background), so on a large site languages are left when the pages are
-    rendered: the render queue takes them first (write_taken), at the build's priority, and
+    rendered: a render worker takes them first (write_taken), at the build's priority, and
     write() those still left (at 20,000 questions in three languages, the build waited 9 s
     for the last one, made aside while a core was idle).
 
@@ -109,7 +109,7 @@ class Decks:
 
     def write_taken(self, writer: SiteWriter) -> None:
         """The packages of the languages this process takes into the writer, each as it is
-        made: work the render queue takes first (pipeline.write_site), and the build's own
+        made: work a render worker takes first (pipeline.write_site), and the build's own
         once it needs them all."""
         for language, made in self._taken():
             self._write(writer, language, made)

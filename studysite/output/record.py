@@ -24,7 +24,7 @@ import json
 import os
 import stat
 from array import array
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -117,20 +117,32 @@ def _take(listing: Listing, relative: str, path: str, folders: list[str]) -> Non
 
 
 def _read_folder(listing: Listing, path: str, prefix: str, folders: list[str]) -> None:
+    for kind, entry in _scanned(path):
+        if kind == "folder":
+            folders.append(prefix + entry.name)
+        elif kind == "file":
+            listing.files[prefix + entry.name] = seen(entry.stat(follow_symlinks=False))
+        else:
+            listing.others.append(prefix + entry.name)
+
+
+def _scanned(path: str) -> Iterator[tuple[str, os.DirEntry]]:
+    """A folder's entries, each with its kind: "folder", "file" or "other" (a link, never
+    followed, or a special file); none when the folder is gone or cannot be read."""
     try:
         entries = os.scandir(path)
-    except OSError:  # gone, or not readable
+    except OSError:
         return
     with entries:
         for entry in entries:
             if entry.is_symlink():
-                listing.others.append(prefix + entry.name)
+                yield "other", entry
             elif entry.is_dir(follow_symlinks=False):
-                folders.append(prefix + entry.name)
+                yield "folder", entry
             elif entry.is_file(follow_symlinks=False):
-                listing.files[prefix + entry.name] = seen(entry.stat(follow_symlinks=False))
+                yield "file", entry
             else:
-                listing.others.append(prefix + entry.name)
+                yield "other", entry
 
 
 def seen_of_folder(path: str) -> Seen | None:
@@ -269,16 +281,11 @@ def packed_listing(folder: Path, clock: int) -> Packed:
             continue
         packed.add(f"{relative}/", _vouched(found, clock))
         prefix = f"{relative}/" if relative else ""
-        try:
-            entries = os.scandir(path)
-        except OSError:
-            continue
-        with entries:
-            for entry in entries:
-                if entry.is_dir(follow_symlinks=False):
-                    folders.append(prefix + entry.name)
-                elif entry.is_file(follow_symlinks=False):
-                    packed.add(prefix + entry.name, _vouched(seen(entry.stat(follow_symlinks=False)), clock))
+        for kind, entry in _scanned(path):
+            if kind == "folder":
+                folders.append(prefix + entry.name)
+            elif kind == "file":
+                packed.add(prefix + entry.name, _vouched(seen(entry.stat(follow_symlinks=False)), clock))
     return packed
 
 
