@@ -282,7 +282,7 @@ def test_the_decks_are_begun_before_the_graph_is_made(monkeypatch, tmp_path: Pat
 
 def test_the_languages_the_decks_process_aside_has_not_begun_are_made_by_the_build(monkeypatch, tmp_path: Path):
     """The process aside, which yields the processor to the build's, makes the languages in
-    turn; the build's render queue takes those not yet begun first, at its own priority.
+    turn; a render worker of the build takes those not yet begun first, at its own priority.
     Here the process aside holds its first language until another process has begun the
     second (without the queue's part, it would wait 60 s and then make both)."""
     from studysite.incremental.decks import Decks
